@@ -1,0 +1,199 @@
+// Document: text + line index + incrementally reparsed tree.
+#include "syntax/document.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "tvmls/grammar.h"
+
+namespace tvmls::analysis {
+
+namespace {
+
+// Shifts recorded edit spans through one later edit [begin, old_end) -> [begin, new_end).
+void ShiftSpans(std::vector<TextRange>* spans, uint32_t begin, uint32_t old_end, uint32_t new_end) {
+  const int64_t delta = static_cast<int64_t>(new_end) - old_end;
+  for (TextRange& span : *spans) {
+    if (span.begin >= old_end && !(span.begin == begin && begin == old_end)) {
+      span.begin = static_cast<uint32_t>(span.begin + delta);
+      span.end = static_cast<uint32_t>(span.end + delta);
+    } else if (span.end <= begin) {
+      // Before the edit: unchanged.
+    } else {
+      // Overlaps the edit: the union of both, in new coordinates.
+      uint32_t end = span.end >= old_end ? static_cast<uint32_t>(span.end + delta) : new_end;
+      span.begin = std::min(span.begin, begin);
+      span.end = std::max(end, new_end);
+    }
+  }
+}
+
+}  // namespace
+
+TSPoint PointAt(const LineIndex& lines, uint32_t offset) {
+  uint32_t line = lines.LineOf(offset);
+  return TSPoint{line, offset - lines.LineStart(line)};
+}
+
+Document::Document(std::string text) : text_(std::move(text)), lines_(text_) {
+  parser_ = ts_parser_new();
+  if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
+  Reparse(false);
+}
+
+Document::~Document() {
+  if (tree_ != nullptr) ts_tree_delete(tree_);
+  ts_parser_delete(parser_);
+}
+
+TSNode Document::Root() const { return ts_tree_root_node(tree_); }
+
+void Document::Reparse(bool incremental) {
+  TSTree* old = incremental ? tree_ : nullptr;
+  TSTree* fresh = ts_parser_parse_string(parser_, old, text_.data(), static_cast<uint32_t>(text_.size()));
+  if (tree_ != nullptr) ts_tree_delete(tree_);
+  tree_ = fresh;
+}
+
+bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
+  if (edit.begin > edit.end) {
+    *error = "edit range is reversed (begin " + std::to_string(edit.begin) + " > end " +
+             std::to_string(edit.end) + ")";
+    return false;
+  }
+  if (edit.end > text_.size()) {
+    *error = "edit range ends at byte " + std::to_string(edit.end) + ", past the end of the " +
+             std::to_string(text_.size()) + "-byte document";
+    return false;
+  }
+  if (!IsCodePointBoundary(text_, edit.begin) || !IsCodePointBoundary(text_, edit.end)) {
+    *error = "edit range splits a UTF-8 code point";
+    return false;
+  }
+  if (text_.size() - (edit.end - edit.begin) + edit.new_text.size() > UINT32_MAX / 2) {
+    *error = "edit would make the document larger than 2 GiB";
+    return false;
+  }
+  TSInputEdit input;
+  input.start_byte = edit.begin;
+  input.old_end_byte = edit.end;
+  input.new_end_byte = edit.begin + static_cast<uint32_t>(edit.new_text.size());
+  input.start_point = PointAt(lines_, edit.begin);
+  input.old_end_point = PointAt(lines_, edit.end);
+  text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
+  lines_.ApplyEdit(text_, edit.begin, edit.end, edit.new_text);
+  input.new_end_point = PointAt(lines_, input.new_end_byte);
+  ts_tree_edit(tree_, &input);
+  return true;
+}
+
+EditResult Document::ApplyEdits(const std::vector<ByteEdit>& edits) {
+  EditResult result;
+  // Validate the whole batch against a dry run of the lengths before touching anything, so that a
+  // refused batch leaves the document as it was.
+  {
+    uint64_t size = text_.size();
+    for (const ByteEdit& e : edits) {
+      if (e.begin > e.end || e.end > size) {
+        result.error = e.begin > e.end ? "edit range is reversed"
+                                       : "edit range ends at byte " + std::to_string(e.end) +
+                                             ", past the end of the " + std::to_string(size) +
+                                             "-byte document";
+        return result;
+      }
+      size = size - (e.end - e.begin) + e.new_text.size();
+    }
+  }
+  // Code point checks need the intermediate texts; undo by restoring a copy only when a later
+  // edit of a multi-edit batch fails (single edits are checked before they apply).
+  std::string backup;
+  LineIndex backup_lines;
+  TSTree* backup_tree = nullptr;
+  if (edits.size() > 1) {
+    backup = text_;
+    backup_lines = lines_;
+    backup_tree = ts_tree_copy(tree_);
+  }
+  std::vector<TextRange> spans;
+  for (const ByteEdit& e : edits) {
+    if (!ApplyOne(e, &result.error)) {
+      if (backup_tree != nullptr) {
+        text_ = std::move(backup);
+        lines_ = std::move(backup_lines);
+        ts_tree_delete(tree_);
+        tree_ = backup_tree;
+      }
+      return result;
+    }
+    uint32_t new_end = e.begin + static_cast<uint32_t>(e.new_text.size());
+    ShiftSpans(&spans, e.begin, e.end, new_end);
+    spans.push_back({e.begin, new_end});
+  }
+  if (backup_tree != nullptr) ts_tree_delete(backup_tree);
+
+  TSTree* old_tree = ts_tree_copy(tree_);
+  Reparse(true);
+  uint32_t count = 0;
+  TSRange* ranges = ts_tree_get_changed_ranges(old_tree, tree_, &count);
+  for (uint32_t i = 0; i < count; ++i) spans.push_back({ranges[i].start_byte, ranges[i].end_byte});
+  std::free(ranges);
+  ts_tree_delete(old_tree);
+
+  result.ok = true;
+  result.changed = NormalizeRanges(std::move(spans));
+  return result;
+}
+
+EditResult Document::ApplyEdits(const std::vector<PositionEdit>& edits, Encoding encoding) {
+  // Positions of later edits refer to the text after earlier ones, so convert one at a time on a
+  // scratch copy of the line index and text lengths. Simplest correct way: convert and apply
+  // sequentially, validating each before applying, with a rollback copy for batches.
+  std::vector<ByteEdit> converted;
+  converted.reserve(edits.size());
+  if (edits.size() == 1) {
+    const PositionEdit& e = edits[0];
+    auto begin = lines_.ToOffset(text_, e.start, encoding);
+    auto end = lines_.ToOffset(text_, e.end, encoding);
+    if (!begin || !end) {
+      EditResult result;
+      result.error = "edit range " + std::to_string(e.start.line) + ":" +
+                     std::to_string(e.start.column) + "-" + std::to_string(e.end.line) + ":" +
+                     std::to_string(e.end.column) +
+                     " is outside the document or inside a code point";
+      return result;
+    }
+    converted.push_back({*begin, *end, e.new_text});
+    return ApplyEdits(converted);
+  }
+  // Several edits: replay on a copy of the text and index to compute byte offsets.
+  std::string text = text_;
+  LineIndex lines = lines_;
+  for (const PositionEdit& e : edits) {
+    auto begin = lines.ToOffset(text, e.start, encoding);
+    auto end = lines.ToOffset(text, e.end, encoding);
+    if (!begin || !end || *begin > *end) {
+      EditResult result;
+      result.error = "edit range " + std::to_string(e.start.line) + ":" +
+                     std::to_string(e.start.column) + "-" + std::to_string(e.end.line) + ":" +
+                     std::to_string(e.end.column) +
+                     " is outside the document, reversed, or inside a code point";
+      return result;
+    }
+    text.replace(*begin, *end - *begin, e.new_text);
+    lines.ApplyEdit(text, *begin, *end, e.new_text);
+    converted.push_back({*begin, *end, e.new_text});
+  }
+  return ApplyEdits(converted);
+}
+
+EditResult Document::ReplaceAll(std::string text) {
+  text_ = std::move(text);
+  lines_ = LineIndex(text_);
+  Reparse(false);
+  EditResult result;
+  result.ok = true;
+  result.changed.push_back({0, static_cast<uint32_t>(text_.size())});
+  return result;
+}
+
+}  // namespace tvmls::analysis

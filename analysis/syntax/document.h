@@ -1,0 +1,95 @@
+// Document: the text of one file, its line index and its syntax tree, kept in step under edits.
+//
+// This is the syntax layer the rest of analysis stands on. Edits arrive as byte ranges or as
+// LSP-style ranges (line, column in some encoding); each edit updates the text, the line index
+// and the tree (ts_tree_edit + incremental reparse), and reports which byte ranges changed.
+#ifndef TVMLS_ANALYSIS_SYNTAX_DOCUMENT_H_
+#define TVMLS_ANALYSIS_SYNTAX_DOCUMENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "text/line_index.h"
+#include "text/text_range.h"
+
+namespace tvmls::analysis {
+
+/// One replacement in the coordinates of the text it applies to.
+struct ByteEdit {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  std::string new_text;
+};
+
+/// One replacement in line/column coordinates (as LSP's TextDocumentContentChangeEvent).
+struct PositionEdit {
+  Position start;
+  Position end;
+  std::string new_text;
+};
+
+/// What an accepted edit (or batch of edits) changed, in the coordinates of the new text.
+struct EditResult {
+  bool ok = false;
+  /// Why the edit was refused (empty when ok). On refusal the document is unchanged.
+  std::string error;
+  /// Sorted, merged byte ranges of the new text whose syntax or text may differ from before:
+  /// tree-sitter's changed ranges (structure) united with the edited spans (token text: a renamed
+  /// identifier changes no structure but changes the text).
+  std::vector<TextRange> changed;
+};
+
+/// Owns the text, line index, parser and tree of one document.
+/// Thread-compatible: one thread at a time. Tree() may be copied with ts_tree_copy for readers on
+/// other threads.
+class Document {
+ public:
+  /// Parses `text` from scratch.
+  explicit Document(std::string text);
+  ~Document();
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  const std::string& Text() const { return text_; }
+  const LineIndex& Lines() const { return lines_; }
+  const TSTree* Tree() const { return tree_; }
+  TSNode Root() const;
+
+  /// Applies byte edits in order (each in the coordinates left by the previous one), then reparses
+  /// once. Refuses the whole batch, changing nothing, if an edit is out of range, reversed, or
+  /// splits a UTF-8 code point.
+  EditResult ApplyEdits(const std::vector<ByteEdit>& edits);
+
+  /// The same with line/column ranges in `encoding`. A range on a line that does not exist, or
+  /// inside a code point, refuses the batch.
+  EditResult ApplyEdits(const std::vector<PositionEdit>& edits, Encoding encoding);
+
+  /// Replaces the whole text and parses from scratch. Everything changed.
+  EditResult ReplaceAll(std::string text);
+
+  /// Convenience: position of a byte offset.
+  Position PositionOf(uint32_t offset, Encoding encoding) const {
+    return lines_.ToPosition(text_, offset, encoding);
+  }
+
+ private:
+  bool ApplyOne(const ByteEdit& edit, std::string* error);
+  void Reparse(bool incremental);
+
+  std::string text_;
+  LineIndex lines_;
+  TSParser* parser_ = nullptr;
+  TSTree* tree_ = nullptr;
+};
+
+/// Converts a byte offset to tree-sitter's point (row = line, column = bytes into the line).
+TSPoint PointAt(const LineIndex& lines, uint32_t offset);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_SYNTAX_DOCUMENT_H_

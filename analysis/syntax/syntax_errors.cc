@@ -1,0 +1,127 @@
+// ERROR / MISSING collection and S-expression printing.
+#include "syntax/syntax_errors.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tvmls::analysis {
+
+namespace {
+
+constexpr size_t kMaxSnippet = 24;
+
+// tree-sitter 0.20 has no ts_node_is_error; ERROR nodes carry the reserved symbol 65535.
+bool IsErrorNode(TSNode node) { return ts_node_symbol(node) == static_cast<TSSymbol>(-1); }
+
+// A short, single-line excerpt of `text` for messages.
+std::string Snippet(std::string_view text) {
+  size_t newline = text.find_first_of("\r\n");
+  bool cut = newline != std::string_view::npos || text.size() > kMaxSnippet;
+  text = text.substr(0, std::min({newline, kMaxSnippet, text.size()}));
+  // Do not end inside a UTF-8 sequence.
+  while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) {
+    text.remove_suffix(1);
+  }
+  if (!text.empty() && static_cast<unsigned char>(text.back()) >= 0xC0) text.remove_suffix(1);
+  std::string out(text);
+  for (char& c : out) {
+    if (c == '\0' || c == '\t') c = ' ';
+  }
+  if (cut) out += "...";
+  return out;
+}
+
+std::string DescribeMissing(TSNode node) {
+  const char* type = ts_node_type(node);
+  if (ts_node_is_named(node)) {
+    std::string name = type;
+    if (name == "string_end") return "missing closing quote";
+    return "missing " + name;
+  }
+  return std::string("missing `") + type + "`";
+}
+
+std::string DescribeError(TSNode node, std::string_view text) {
+  uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  if (end <= begin || begin >= text.size()) return "unexpected end of input";
+  std::string snippet = Snippet(text.substr(begin, end - begin));
+  // Layout-only errors (an unexpected indent) have blank text.
+  if (snippet.find_first_not_of(" .") == std::string::npos) return "unexpected indentation";
+  return "unexpected `" + snippet + "`";
+}
+
+}  // namespace
+
+std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text) {
+  std::vector<SyntaxError> errors;
+  if (!ts_node_has_error(root)) return errors;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    bool descend = false;
+    if (ts_node_is_missing(node)) {
+      uint32_t at = ts_node_start_byte(node);
+      errors.push_back({{at, at}, DescribeMissing(node)});
+    } else if (IsErrorNode(node)) {
+      errors.push_back({{ts_node_start_byte(node), ts_node_end_byte(node)},
+                        DescribeError(node, text)});
+    } else {
+      descend = ts_node_has_error(node);
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    // Next sibling, or climb until one exists.
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) break;
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+  return errors;
+}
+
+std::string ToSexp(TSNode root) {
+  std::string out;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  // Tracks, per depth, whether the node at that depth was printed (named) and so needs a ')'.
+  std::vector<bool> printed;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    bool visible = ts_node_is_named(node) || ts_node_is_missing(node);
+    if (visible) {
+      if (!out.empty()) out += ' ';
+      const char* field = ts_tree_cursor_current_field_name(&cursor);
+      if (field != nullptr) {
+        out += field;
+        out += ": ";
+      }
+      out += '(';
+      if (ts_node_is_missing(node)) {
+        out += "MISSING ";
+        if (ts_node_is_named(node)) {
+          out += ts_node_type(node);
+        } else {
+          out += '"';
+          out += ts_node_type(node);
+          out += '"';
+        }
+      } else {
+        out += ts_node_type(node);
+      }
+    }
+    printed.push_back(visible);
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    // Leaf: close it and climb.
+    for (;;) {
+      if (printed.back()) out += ')';
+      printed.pop_back();
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) break;
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return out;
+      }
+    }
+  }
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,31 @@
+// Syntax errors: ERROR and MISSING nodes of a tree, as byte ranges with a message.
+#ifndef TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
+#define TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "text/text_range.h"
+
+namespace tvmls::analysis {
+
+struct SyntaxError {
+  TextRange range;
+  /// "unexpected `foo(`", "missing `)`", "missing identifier".
+  std::string message;
+};
+
+/// Every outermost ERROR node and every MISSING node, in document order. Walks only subtrees that
+/// contain errors, iteratively (deeply nested input cannot overflow the stack).
+std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text);
+
+/// The tree as an S-expression in tree-sitter's test format: named nodes only, `field: ` prefixes,
+/// `(MISSING name)` for missing nodes. Iterative.
+std::string ToSexp(TSNode root);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_

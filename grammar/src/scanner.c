@@ -1,0 +1,387 @@
+// External scanner for the TVMScript grammar: Python layout and string delimiters.
+//
+// Tree-sitter's generated lexer is context-free; two parts of Python are not:
+//   1. Layout. NEWLINE ends a logical line, INDENT/DEDENT open and close blocks. Which of them a
+//      line break means depends on the stack of open indentation levels, and inside brackets a
+//      line break means nothing at all.
+//   2. Strings. Where a string ends depends on how it started (quote char, triple or not, raw or
+//      not), and f-strings interleave literal text with `{expression}` interpolations, which can
+//      themselves contain strings.
+// The scanner keeps both stacks and serialises them so that tree-sitter can restart lexing at any
+// token boundary during incremental reparsing.
+//
+// Layout tokens are zero-width: they sit at the line break (or at end of input), and the line
+// break, blank lines and comment lines are then skipped as `extras` by the generated lexer. This
+// keeps comments as ordinary `comment` nodes and makes every layout token cheap to re-lex.
+//
+// Invariants:
+//   - `indents` is never empty; its bottom is column 0.
+//   - `delimiters` holds one entry per string whose string_start was produced and whose
+//     string_end was not.
+//   - Every loop that advances also stops at end of input: NUL bytes are ordinary input, so the
+//     lookahead being 0 does not mean the input ended.
+
+#include "tree_sitter/parser.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Mirrors `externals` in grammar.js, in order.
+enum TokenType {
+  NEWLINE,
+  INDENT,
+  DEDENT,
+  STRING_START,
+  STRING_CONTENT,
+  STRING_END,
+  CLOSE_PAREN,
+  CLOSE_BRACKET,
+  CLOSE_BRACE,
+};
+
+// One open string literal, packed into a byte.
+enum DelimiterFlag {
+  kSingleQuote = 1 << 0,
+  kDoubleQuote = 1 << 1,
+  kTriple = 1 << 2,
+  kRaw = 1 << 3,
+  kFormat = 1 << 4,
+  kBytes = 1 << 5,
+};
+
+// Bounds that keep serialisation inside tree-sitter's buffer (1024 bytes): deeper nesting than
+// this degrades (the deepest levels are forgotten) instead of overflowing.
+enum {
+  kMaxIndents = 300,
+  kMaxDelimiters = 200,
+};
+
+typedef struct {
+  uint16_t indents[kMaxIndents];
+  uint32_t indent_count;
+  uint8_t delimiters[kMaxDelimiters];
+  uint32_t delimiter_count;
+} Scanner;
+
+static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
+static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
+static inline bool at_eof(TSLexer *lexer) { return lexer->eof(lexer); }
+
+static inline uint16_t current_indent(const Scanner *s) { return s->indents[s->indent_count - 1]; }
+
+static void push_indent(Scanner *s, uint32_t column) {
+  if (column > UINT16_MAX) column = UINT16_MAX;
+  if (s->indent_count < kMaxIndents) {
+    s->indents[s->indent_count++] = (uint16_t)column;
+  } else {
+    s->indents[kMaxIndents - 1] = (uint16_t)column;
+  }
+}
+
+static void push_delimiter(Scanner *s, uint8_t delimiter) {
+  if (s->delimiter_count < kMaxDelimiters) {
+    s->delimiters[s->delimiter_count++] = delimiter;
+  } else {
+    s->delimiters[kMaxDelimiters - 1] = delimiter;
+  }
+}
+
+static inline int32_t end_char(uint8_t delimiter) {
+  return (delimiter & kDoubleQuote) ? '"' : '\'';
+}
+
+// Scans the text of the innermost open string up to its end, an interpolation, or a line break
+// that ends a single-quoted string. Produces STRING_CONTENT for the text, or STRING_END when the
+// closing quote comes first.
+static bool scan_string_content(Scanner *s, TSLexer *lexer) {
+  uint8_t delimiter = s->delimiters[s->delimiter_count - 1];
+  int32_t quote = end_char(delimiter);
+  bool triple = delimiter & kTriple;
+  bool raw = delimiter & kRaw;
+  bool format = delimiter & kFormat;
+  bool has_content = false;
+
+  while (!at_eof(lexer)) {
+    int32_t c = lexer->lookahead;
+    if (format && (c == '{' || c == '}')) {
+      lexer->mark_end(lexer);
+      advance(lexer);
+      if (!at_eof(lexer) && lexer->lookahead == c) {
+        // `{{` and `}}` are literal braces.
+        advance(lexer);
+        has_content = true;
+        lexer->mark_end(lexer);
+        continue;
+      }
+      // An interpolation starts (or a stray `}` the grammar will reject).
+      if (has_content) {
+        lexer->result_symbol = STRING_CONTENT;
+        return true;
+      }
+      return false;
+    }
+    if (c == '\\') {
+      advance(lexer);
+      has_content = true;
+      if (at_eof(lexer)) continue;
+      int32_t next = lexer->lookahead;
+      if (format && (next == '{' || next == '}')) {
+        // A backslash does not escape f-string braces: `\{{` is a backslash and a literal brace.
+        continue;
+      }
+      if (!raw && format && next == 'N') {
+        // `\N{NAME}` in an f-string: the braces belong to the escape.
+        advance(lexer);
+        if (!at_eof(lexer) && lexer->lookahead == '{') {
+          while (!at_eof(lexer) && lexer->lookahead != '}' && lexer->lookahead != '\n' &&
+                 lexer->lookahead != quote) {
+            advance(lexer);
+          }
+          if (!at_eof(lexer) && lexer->lookahead == '}') advance(lexer);
+        }
+        continue;
+      }
+      // The escaped character (raw strings keep the backslash, but it still protects a quote
+      // or a line break from ending the string).
+      if (next == '\r') {
+        advance(lexer);
+        if (!at_eof(lexer) && lexer->lookahead == '\n') advance(lexer);
+      } else {
+        advance(lexer);
+      }
+      continue;
+    }
+    if (c == '\n' && !triple) {
+      // An unterminated single-line string ends at the line break; the missing quote becomes
+      // a MISSING string_end node, and the next line parses normally.
+      lexer->mark_end(lexer);
+      if (has_content) {
+        lexer->result_symbol = STRING_CONTENT;
+        return true;
+      }
+      return false;
+    }
+    if (c == quote) {
+      lexer->mark_end(lexer);
+      if (triple) {
+        advance(lexer);
+        if (at_eof(lexer) || lexer->lookahead != quote) {
+          has_content = true;
+          continue;
+        }
+        advance(lexer);
+        if (at_eof(lexer) || lexer->lookahead != quote) {
+          has_content = true;
+          continue;
+        }
+        if (has_content) {
+          lexer->result_symbol = STRING_CONTENT;
+          return true;
+        }
+        advance(lexer);
+        lexer->mark_end(lexer);
+        s->delimiter_count--;
+        lexer->result_symbol = STRING_END;
+        return true;
+      }
+      if (has_content) {
+        lexer->result_symbol = STRING_CONTENT;
+        return true;
+      }
+      advance(lexer);
+      lexer->mark_end(lexer);
+      s->delimiter_count--;
+      lexer->result_symbol = STRING_END;
+      return true;
+    }
+    advance(lexer);
+    has_content = true;
+  }
+  // End of input inside a string.
+  lexer->mark_end(lexer);
+  if (has_content) {
+    lexer->result_symbol = STRING_CONTENT;
+    return true;
+  }
+  return false;
+}
+
+// Scans a string prefix and opening quote(s): `"`, `'''`, `rb"`, `F'`, ...
+static bool scan_string_start(Scanner *s, TSLexer *lexer) {
+  uint8_t delimiter = 0;
+  int prefix_length = 0;
+  for (;;) {
+    int32_t c = lexer->lookahead;
+    if (c == 'r' || c == 'R') {
+      delimiter |= kRaw;
+    } else if (c == 'f' || c == 'F') {
+      delimiter |= kFormat;
+    } else if (c == 'b' || c == 'B') {
+      delimiter |= kBytes;
+    } else if (c == 'u' || c == 'U') {
+      // Python 2 unicode marker; meaningless in Python 3 but accepted.
+    } else {
+      break;
+    }
+    if (++prefix_length > 2) return false;
+    advance(lexer);
+  }
+  if (at_eof(lexer)) return false;
+  int32_t quote = lexer->lookahead;
+  if (quote != '"' && quote != '\'') return false;
+  delimiter |= quote == '"' ? kDoubleQuote : kSingleQuote;
+  advance(lexer);
+  lexer->mark_end(lexer);
+  if (!at_eof(lexer) && lexer->lookahead == quote) {
+    advance(lexer);
+    if (!at_eof(lexer) && lexer->lookahead == quote) {
+      advance(lexer);
+      lexer->mark_end(lexer);
+      delimiter |= kTriple;
+    }
+    // Otherwise this is the empty string `""`: the token is only the opening quote and the
+    // next call produces string_end.
+  }
+  push_delimiter(s, delimiter);
+  lexer->result_symbol = STRING_START;
+  return true;
+}
+
+// Produces layout tokens (NEWLINE, INDENT, DEDENT) at a line break or at end of input, and
+// otherwise string starts. Both need the whitespace before the token skipped first.
+static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
+  // During error recovery tree-sitter marks every symbol valid. Then no string content is
+  // produced (inventing it would swallow the rest of the file) and no NEWLINE either.
+  bool error_recovery = valid_symbols[STRING_CONTENT] && valid_symbols[INDENT];
+  bool within_brackets =
+      valid_symbols[CLOSE_PAREN] || valid_symbols[CLOSE_BRACKET] || valid_symbols[CLOSE_BRACE];
+
+  if (valid_symbols[STRING_CONTENT] && s->delimiter_count > 0 && !error_recovery) {
+    return scan_string_content(s, lexer);
+  }
+
+  // Layout tokens end where the scan starts: they are zero-width.
+  lexer->mark_end(lexer);
+
+  bool found_end_of_line = false;
+  uint32_t indent = 0;
+  int64_t first_comment_indent = -1;
+  for (;;) {
+    if (at_eof(lexer)) {
+      found_end_of_line = true;
+      indent = 0;
+      break;
+    }
+    int32_t c = lexer->lookahead;
+    if (c == '\n') {
+      found_end_of_line = true;
+      indent = 0;
+      skip(lexer);
+    } else if (c == ' ') {
+      indent++;
+      skip(lexer);
+    } else if (c == '\t') {
+      indent = (indent / 8 + 1) * 8;
+      skip(lexer);
+    } else if (c == '\r' || c == '\f') {
+      if (c == '\f') indent = 0;
+      skip(lexer);
+    } else if (c == '#') {
+      // A trailing comment on a code line: the generated lexer takes it first.
+      if (!found_end_of_line) return false;
+      // A comment line does not change the layout, but the first one decides whether a pending
+      // dedent comes before it (it belongs to the outer block) or after it (to the inner one).
+      if (first_comment_indent == -1) first_comment_indent = (int64_t)indent;
+      while (!at_eof(lexer) && lexer->lookahead != '\n') skip(lexer);
+      indent = 0;
+    } else if (c == '\\') {
+      // An explicit line continuation joins the lines: no layout token here.
+      skip(lexer);
+      if (!at_eof(lexer) && lexer->lookahead == '\r') skip(lexer);
+      if (at_eof(lexer) || lexer->lookahead != '\n') return false;
+      skip(lexer);
+    } else {
+      break;
+    }
+  }
+
+  if (found_end_of_line) {
+    if (indent > current_indent(s) && valid_symbols[INDENT] && !error_recovery) {
+      push_indent(s, indent);
+      lexer->result_symbol = INDENT;
+      return true;
+    }
+    if (indent < current_indent(s) && valid_symbols[DEDENT] && s->indent_count > 1 &&
+        !within_brackets && first_comment_indent < (int64_t)current_indent(s)) {
+      s->indent_count--;
+      lexer->result_symbol = DEDENT;
+      return true;
+    }
+    if (valid_symbols[NEWLINE] && !error_recovery) {
+      lexer->result_symbol = NEWLINE;
+      return true;
+    }
+  }
+
+  // A skipped comment must come back as a node: let the generated lexer take it, and scan the
+  // string start on the next call.
+  if (first_comment_indent == -1 && valid_symbols[STRING_START]) {
+    return scan_string_start(s, lexer);
+  }
+  return false;
+}
+
+void *tree_sitter_tvmscript_external_scanner_create(void) {
+  Scanner *s = calloc(1, sizeof(Scanner));
+  if (s == NULL) abort();
+  s->indent_count = 1;
+  return s;
+}
+
+void tree_sitter_tvmscript_external_scanner_destroy(void *payload) { free(payload); }
+
+// Layout: [delimiter_count: 1 byte][delimiters...][indents as little-endian uint16, from the
+// second level on; the bottom level 0 is implicit].
+unsigned tree_sitter_tvmscript_external_scanner_serialize(void *payload, char *buffer) {
+  Scanner *s = payload;
+  unsigned size = 0;
+  uint32_t delimiters = s->delimiter_count;
+  if (delimiters > 255) delimiters = 255;
+  buffer[size++] = (char)delimiters;
+  memcpy(buffer + size, s->delimiters, delimiters);
+  size += delimiters;
+  for (uint32_t i = 1; i < s->indent_count &&
+                       size + 2 <= TREE_SITTER_SERIALIZATION_BUFFER_SIZE; i++) {
+    buffer[size++] = (char)(s->indents[i] & 0xff);
+    buffer[size++] = (char)(s->indents[i] >> 8);
+  }
+  return size;
+}
+
+void tree_sitter_tvmscript_external_scanner_deserialize(void *payload, const char *buffer,
+                                                        unsigned length) {
+  Scanner *s = payload;
+  s->indent_count = 1;
+  s->indents[0] = 0;
+  s->delimiter_count = 0;
+  if (length == 0) return;
+  unsigned size = 0;
+  uint32_t delimiters = (uint8_t)buffer[size++];
+  if (delimiters > kMaxDelimiters) delimiters = kMaxDelimiters;
+  if (size + delimiters > length) delimiters = length - size;
+  memcpy(s->delimiters, buffer + size, delimiters);
+  s->delimiter_count = delimiters;
+  size += delimiters;
+  while (size + 2 <= length && s->indent_count < kMaxIndents) {
+    uint16_t column = (uint16_t)((uint8_t)buffer[size] | ((uint8_t)buffer[size + 1] << 8));
+    s->indents[s->indent_count++] = column;
+    size += 2;
+  }
+}
+
+bool tree_sitter_tvmscript_external_scanner_scan(void *payload, TSLexer *lexer,
+                                                 const bool *valid_symbols) {
+  return scan(payload, lexer, valid_symbols);
+}

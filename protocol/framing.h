@@ -1,0 +1,55 @@
+// LSP base-protocol framing: `Content-Length: N\r\n\r\n<N bytes of JSON>`.
+//
+// A push parser: feed it bytes as they arrive, take complete message bodies out. Header names are
+// case-insensitive; Content-Type is accepted and ignored; limits keep a hostile peer from making
+// the server allocate (a 2 GB Content-Length is refused before any allocation).
+#ifndef TVMLS_PROTOCOL_FRAMING_H_
+#define TVMLS_PROTOCOL_FRAMING_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tvmls::protocol {
+
+struct FramingLimits {
+  size_t max_header_bytes = 8 * 1024;
+  size_t max_content_length = 256u * 1024 * 1024;
+};
+
+/// Result of taking one message out of the buffer.
+struct Frame {
+  enum class Kind { kNeedMore, kMessage, kError } kind = Kind::kNeedMore;
+  std::string body;   // kMessage: the JSON text.
+  std::string error;  // kError: what was wrong with the header; the frame was skipped.
+};
+
+/// Not thread-safe; one reader owns it.
+class FrameReader {
+ public:
+  explicit FrameReader(FramingLimits limits = {}) : limits_(limits) {}
+
+  /// Appends raw bytes from the transport.
+  void Feed(std::string_view bytes) { buffer_.append(bytes); }
+
+  /// Takes the next complete message, an error for a malformed header (after which reading goes on
+  /// with the bytes that follow the bad header), or kNeedMore.
+  Frame Next();
+
+  /// Bytes buffered but not yet consumed.
+  size_t Buffered() const { return buffer_.size() - consumed_; }
+
+ private:
+  FramingLimits limits_;
+  std::string buffer_;
+  size_t consumed_ = 0;
+  std::optional<size_t> pending_length_;  // Header parsed, waiting for the body.
+};
+
+/// Frames a JSON body for sending.
+std::string EncodeFrame(std::string_view body);
+
+}  // namespace tvmls::protocol
+
+#endif  // TVMLS_PROTOCOL_FRAMING_H_

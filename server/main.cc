@@ -1,0 +1,12 @@
+// tvmls: entry point. Everything lives in cli.cc so that tests can drive it in-process.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return tvmls::server::RunCli(args, std::cout, std::cerr);
+}
