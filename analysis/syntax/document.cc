@@ -39,10 +39,29 @@ Document::Document(std::string text) : text_(std::move(text)), lines_(text_) {
   parser_ = ts_parser_new();
   if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
   Reparse(false);
+  changed_.push_back({0, static_cast<uint32_t>(text_.size())});
+}
+
+const std::vector<TextRange>& Document::ChangedRanges() {
+  if (!changed_valid_) {
+    std::vector<TextRange> ranges = edited_;
+    if (previous_tree_ != nullptr) {
+      uint32_t count = 0;
+      TSRange* changed = ts_tree_get_changed_ranges(previous_tree_, tree_, &count);
+      for (uint32_t i = 0; i < count; ++i) ranges.push_back({changed[i].start_byte, changed[i].end_byte});
+      std::free(changed);
+      ts_tree_delete(previous_tree_);
+      previous_tree_ = nullptr;
+    }
+    changed_ = NormalizeRanges(std::move(ranges));
+    changed_valid_ = true;
+  }
+  return changed_;
 }
 
 Document::~Document() {
   if (tree_ != nullptr) ts_tree_delete(tree_);
+  if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
   ts_parser_delete(parser_);
 }
 
@@ -131,16 +150,14 @@ EditResult Document::ApplyEdits(const std::vector<ByteEdit>& edits) {
   }
   if (backup_tree != nullptr) ts_tree_delete(backup_tree);
 
-  TSTree* old_tree = ts_tree_copy(tree_);
+  if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
+  previous_tree_ = ts_tree_copy(tree_);
   Reparse(true);
-  uint32_t count = 0;
-  TSRange* ranges = ts_tree_get_changed_ranges(old_tree, tree_, &count);
-  for (uint32_t i = 0; i < count; ++i) spans.push_back({ranges[i].start_byte, ranges[i].end_byte});
-  std::free(ranges);
-  ts_tree_delete(old_tree);
 
   result.ok = true;
-  result.changed = NormalizeRanges(std::move(spans));
+  result.edited = NormalizeRanges(std::move(spans));
+  edited_ = result.edited;
+  changed_valid_ = false;
   return result;
 }
 
@@ -190,9 +207,14 @@ EditResult Document::ReplaceAll(std::string text) {
   text_ = std::move(text);
   lines_ = LineIndex(text_);
   Reparse(false);
+  if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
+  previous_tree_ = nullptr;
   EditResult result;
   result.ok = true;
-  result.changed.push_back({0, static_cast<uint32_t>(text_.size())});
+  result.edited.push_back({0, static_cast<uint32_t>(text_.size())});
+  edited_ = result.edited;
+  changed_ = edited_;
+  changed_valid_ = true;
   return result;
 }
 

@@ -39,6 +39,9 @@ enum TokenType {
   CLOSE_PAREN,
   CLOSE_BRACKET,
   CLOSE_BRACE,
+  BOUNDARY1,
+  BOUNDARY2,
+  BOUNDARY3,
 };
 
 // One open string literal, packed into a byte.
@@ -249,6 +252,62 @@ static bool scan_string_start(Scanner *s, TSLexer *lexer) {
   return true;
 }
 
+// Keywords that continue the previous compound statement: no list boundary may precede them.
+static bool continues_statement(const char *word, size_t length) {
+  static const char *const kWords[] = {"else", "elif", "except", "finally"};
+  for (size_t i = 0; i < sizeof(kWords) / sizeof(kWords[0]); i++) {
+    if (strlen(kWords[i]) == length && memcmp(kWords[i], word, length) == 0) return true;
+  }
+  return false;
+}
+
+// Decides the boundary level (0 = none, 1..3) before the statement at the lexer position, by an
+// FNV-1a hash of its first line, or of its decorator lines and the line after them. Only looks
+// ahead: the caller has already marked the token end.
+static int boundary_level(TSLexer *lexer) {
+  enum { kMaxLines = 6, kMaxBytes = 400 };
+  uint32_t hash = 2166136261u;
+  char word[8];
+  size_t word_length = 0;
+  bool in_word = true;
+  int lines = 0;
+  size_t bytes = 0;
+  bool decorator = lexer->lookahead == '@';
+  while (!at_eof(lexer) && bytes < kMaxBytes) {
+    int32_t c = lexer->lookahead;
+    if (in_word) {
+      if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') &&
+          word_length < sizeof(word)) {
+        word[word_length++] = (char)c;
+      } else {
+        in_word = false;
+        if (continues_statement(word, word_length) && !(c == '_' || (c >= '0' && c <= '9'))) {
+          return 0;
+        }
+      }
+    }
+    if (c == '\n') {
+      lines++;
+      if (!decorator || lines >= kMaxLines) break;
+      // A decorator: hash the next line too (it names the function or class).
+      advance(lexer);
+      while (!at_eof(lexer) && (lexer->lookahead == ' ' || lexer->lookahead == '\t')) {
+        advance(lexer);
+      }
+      decorator = !at_eof(lexer) && lexer->lookahead == '@';
+      continue;
+    }
+    hash = (hash ^ (uint32_t)(c & 0xff)) * 16777619u;
+    hash = (hash ^ (uint32_t)((c >> 8) & 0xff)) * 16777619u;
+    bytes++;
+    advance(lexer);
+  }
+  if ((hash & 0xfff) == 0) return 3;
+  if ((hash & 0xff) == 0) return 2;
+  if ((hash & 0xf) == 0) return 1;
+  return 0;
+}
+
 // Produces layout tokens (NEWLINE, INDENT, DEDENT) at a line break or at end of input, and
 // otherwise string starts. Both need the whitespace before the token skipped first.
 static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
@@ -322,6 +381,25 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
     if (valid_symbols[NEWLINE] && !error_recovery) {
       lexer->result_symbol = NEWLINE;
       return true;
+    }
+    // Between two statements of one list: maybe a chain boundary (see grammar.js).
+    if (!error_recovery && !at_eof(lexer) && indent == current_indent(s) &&
+        first_comment_indent == -1 &&
+        (valid_symbols[BOUNDARY1] || valid_symbols[BOUNDARY2] || valid_symbols[BOUNDARY3])) {
+      // A line that may start a string literal is never a boundary candidate: the string start
+      // must be scanned from here, and hashing would move the lexer past it.
+      if (strchr("\"'rRbBuUfF", lexer->lookahead) != NULL && lexer->lookahead != 0) {
+        return valid_symbols[STRING_START] && scan_string_start(s, lexer);
+      }
+      int level = boundary_level(lexer);
+      for (; level > 0; level--) {
+        enum TokenType token = (enum TokenType)(BOUNDARY1 + level - 1);
+        if (valid_symbols[token]) {
+          lexer->result_symbol = token;
+          return true;
+        }
+      }
+      return false;
     }
   }
 
