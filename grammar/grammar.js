@@ -99,15 +99,25 @@ module.exports = grammar({
     $.string_start,
     $.string_content,
     $.string_end,
-    // Declared external only so that the scanner can see when the parser is inside brackets
-    // (layout tokens are not produced there); the scanner never returns them.
+    // Brackets are lexed by the scanner, which keeps the bracket depth in its state: inside
+    // brackets a line break is whitespace, outside it ends a logical line.
+    '(',
     ')',
+    '[',
     ']',
+    '{',
     '}',
     // Zero-width statement-list boundaries (see `_statements`).
     $._boundary1,
     $._boundary2,
     $._boundary3,
+    // Comments are lexed by the generated lexer; listing them here makes the scanner run in
+    // every parse state (extras are valid everywhere), so it sees every line end.
+    $.comment,
+    // A probe, never produced: valid exactly where a statement may start. A line end where it
+    // is not valid, outside brackets, breaks a statement (`lv = R.` then Enter), and the scanner
+    // says so with a NEWLINE the parser does not expect, instead of joining the lines.
+    $._statement_start,
   ],
 
   inline: $ => [
@@ -129,18 +139,23 @@ module.exports = grammar({
     // Tree-sitter builds a `repeat` from nodes whose parse-table entry has two actions
     // (reduce, shift-repeat); the 0.20 runtime marks such nodes fragile and never reuses them,
     // so a flat list of N statements costs O(N) shifts on every reparse. Instead a statement
-    // list is a right-recursive chain, cut into levels by zero-width boundary tokens that the
+    // list is a left-recursive chain, cut into levels by zero-width boundary tokens that the
     // scanner places before about one statement in 16 (level 1), 256 (level 2) and 4096
     // (level 3), chosen by a hash of that statement's first line(s): content-defined, so an
     // edit moves only the boundaries next to it. Every chain node is unambiguous and reusable,
     // and an edit reparses O(chain lengths) nodes, about 16 per level, whatever the file size.
+    // Left recursion reduces as it goes, so the parse stack stays shallow however long a chain
+    // is (the 0.20 runtime corrupts memory when an error meets a stack 65k entries deep).
     // The chain nodes are hidden: the tree a client sees is a flat list of statements.
-    _statements: $ => seq($._chain2, optional(seq($._boundary3, $._statements))),
-    _chain2: $ => seq($._chain1, optional(seq($._boundary2, $._chain2))),
-    _chain1: $ => seq($._chain0, optional(seq($._boundary1, $._chain1))),
-    _chain0: $ => seq($._statement, optional($._chain0)),
+    _statements: $ => choice($._chain2, seq($._statements, $._boundary3, $._chain2)),
+    _chain2: $ => choice($._chain1, seq($._chain2, $._boundary2, $._chain1)),
+    _chain1: $ => choice($._chain0, seq($._chain1, $._boundary1, $._chain0)),
+    _chain0: $ => choice($._statement, seq($._chain0, $._statement)),
 
-    _statement: $ => choice($._simple_statements, $._compound_statement),
+    _statement: $ => seq(
+      optional($._statement_start),
+      choice($._simple_statements, $._compound_statement),
+    ),
 
     // ---------------------------------------------------------------------------------------
     // Simple statements

@@ -38,6 +38,7 @@ TSPoint PointAt(const LineIndex& lines, uint32_t offset) {
 Document::Document(std::string text) : text_(std::move(text)), lines_(text_) {
   parser_ = ts_parser_new();
   if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
+  nesting_.Reset(text_);
   Reparse(false);
   changed_.push_back({0, static_cast<uint32_t>(text_.size())});
 }
@@ -68,7 +69,19 @@ Document::~Document() {
 TSNode Document::Root() const { return ts_tree_root_node(tree_); }
 
 void Document::Reparse(bool incremental) {
-  TSTree* old = incremental ? tree_ : nullptr;
+  if (nesting_.TooDeep()) {
+    // Parse nothing: an empty module. Incremental parsing resumes from scratch once the
+    // nesting is back under the limit.
+    refusal_ = "nesting deeper than " + std::to_string(kMaxNestingDepth) +
+               " levels (brackets, operators); tvmls does not parse this text (Python's own "
+               "limit is 200 nested brackets)";
+    TSTree* empty = ts_parser_parse_string(parser_, nullptr, "", 0);
+    if (tree_ != nullptr) ts_tree_delete(tree_);
+    tree_ = empty;
+    return;
+  }
+  TSTree* old = incremental && refusal_.empty() ? tree_ : nullptr;
+  refusal_.clear();
   TSTree* fresh = ts_parser_parse_string(parser_, old, text_.data(), static_cast<uint32_t>(text_.size()));
   if (tree_ != nullptr) ts_tree_delete(tree_);
   tree_ = fresh;
@@ -99,7 +112,9 @@ bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
   input.new_end_byte = edit.begin + static_cast<uint32_t>(edit.new_text.size());
   input.start_point = PointAt(lines_, edit.begin);
   input.old_end_point = PointAt(lines_, edit.end);
+  std::string removed = text_.substr(edit.begin, edit.end - edit.begin);
   text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
+  nesting_.Update(text_, edit.begin, input.new_end_byte, removed);
   lines_.ApplyEdit(text_, edit.begin, edit.end, edit.new_text);
   input.new_end_point = PointAt(lines_, input.new_end_byte);
   ts_tree_edit(tree_, &input);
@@ -206,6 +221,7 @@ EditResult Document::ApplyEdits(const std::vector<PositionEdit>& edits, Encoding
 EditResult Document::ReplaceAll(std::string text) {
   text_ = std::move(text);
   lines_ = LineIndex(text_);
+  nesting_.Reset(text_);
   Reparse(false);
   if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
   previous_tree_ = nullptr;

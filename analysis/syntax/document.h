@@ -14,6 +14,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "syntax/nesting.h"
 #include "text/line_index.h"
 #include "text/text_range.h"
 
@@ -78,6 +79,12 @@ class Document {
   /// O(file) (about 3 ms at 100k lines), so the edit itself does not pay for it.
   const std::vector<TextRange>& ChangedRanges();
 
+  /// Non-empty when the text is not parsed because it nests deeper than the parser can take
+  /// (see syntax/nesting.h); the tree is then empty. Says why and where.
+  const std::string& Refusal() const { return refusal_; }
+  /// Byte offset the refusal points at.
+  uint32_t RefusalOffset() const { return nesting_.Estimate().offset; }
+
   /// Convenience: position of a byte offset.
   Position PositionOf(uint32_t offset, Encoding encoding) const {
     return lines_.ToPosition(text_, offset, encoding);
@@ -94,6 +101,8 @@ class Document {
   // The tree before the last edit (already ts_tree_edit-ed into new coordinates), kept until the
   // changed ranges are computed or the next edit. Null after ReplaceAll or once computed.
   TSTree* previous_tree_ = nullptr;
+  NestingBound nesting_;
+  std::string refusal_;
   std::vector<TextRange> edited_;
   std::vector<TextRange> changed_;
   bool changed_valid_ = true;

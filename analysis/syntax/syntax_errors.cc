@@ -13,6 +13,10 @@ constexpr size_t kMaxSnippet = 24;
 // tree-sitter 0.20 has no ts_node_is_error; ERROR nodes carry the reserved symbol 65535.
 bool IsErrorNode(TSNode node) { return ts_node_symbol(node) == static_cast<TSSymbol>(-1); }
 
+bool IsClosingBracket(const char* type) {
+  return type[0] != '\0' && type[1] == '\0' && (type[0] == ')' || type[0] == ']' || type[0] == '}');
+}
+
 // A short, single-line excerpt of `text` for messages.
 std::string Snippet(std::string_view text) {
   size_t newline = text.find_first_of("\r\n");
@@ -43,18 +47,20 @@ std::string DescribeMissing(TSNode node) {
 
 std::string DescribeError(TSNode node, std::string_view text) {
   uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
-  if (end <= begin || begin >= text.size()) return "unexpected end of input";
-  std::string snippet = Snippet(text.substr(begin, end - begin));
-  // Layout-only errors (an unexpected indent) have blank text.
-  if (snippet.find_first_not_of(" .") == std::string::npos) return "unexpected indentation";
-  return "unexpected `" + snippet + "`";
+  if (end <= begin || begin >= text.size()) return "unexpected indentation or line break";
+  std::string_view span = text.substr(begin, end - begin);
+  // Layout-only errors (an unexpected indent or line break) have blank text.
+  if (span.find_first_not_of(" \t\r\n\f") == std::string_view::npos) {
+    return "unexpected indentation or line break";
+  }
+  size_t first = span.find_first_not_of(" \t\r\n\f");
+  return "unexpected `" + Snippet(span.substr(first)) + "`";
 }
 
 }  // namespace
 
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text) {
   std::vector<SyntaxError> errors;
-  if (!ts_node_has_error(root)) return errors;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
@@ -63,10 +69,29 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
       uint32_t at = ts_node_start_byte(node);
       errors.push_back({{at, at}, DescribeMissing(node)});
     } else if (IsErrorNode(node)) {
-      errors.push_back({{ts_node_start_byte(node), ts_node_end_byte(node)},
-                        DescribeError(node, text)});
+      // Point at the first character of the error, not at the line break before it.
+      uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
+      while (begin < end && begin < text.size() &&
+             (text[begin] == ' ' || text[begin] == '\t' || text[begin] == '\r' || text[begin] == '\n')) {
+        ++begin;
+      }
+      if (begin == end) begin = ts_node_start_byte(node);
+      errors.push_back({{begin, end}, DescribeError(node, text)});
+    } else if (!ts_node_is_named(node) && ts_node_start_byte(node) == ts_node_end_byte(node) &&
+               IsClosingBracket(ts_node_type(node))) {
+      // The scanner closes brackets left open before a dedented statement with zero-width
+      // closers (grammar/src/scanner.c): the tree keeps its shape; the bracket is missing.
+      uint32_t at = ts_node_start_byte(node);
+      errors.push_back({{at, at}, std::string("missing `") + ts_node_type(node) + "`"});
+    } else if (std::strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) == 0 &&
+               ts_node_start_byte(node) == ts_node_end_byte(node)) {
+      // The grammar accepts `def f():` with nothing under it (an empty block) so that the next
+      // statement still parses; Python does not.
+      uint32_t at = ts_node_start_byte(node);
+      errors.push_back({{at, at}, "expected an indented block"});
     } else {
-      descend = ts_node_has_error(node);
+      // Blocks can be anywhere, so every node is visited; only leaves are skipped.
+      descend = true;
     }
     if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
     // Next sibling, or climb until one exists.

@@ -18,8 +18,8 @@ struct SyntaxError {
   std::string message;
 };
 
-/// Every outermost ERROR node and every MISSING node, in document order. Walks only subtrees that
-/// contain errors, iteratively (deeply nested input cannot overflow the stack).
+/// Every outermost ERROR node, every MISSING node and every empty block (`def f():` with no body),
+/// in document order. Iterative (deeply nested input cannot overflow the stack); O(nodes).
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text);
 
 /// The tree as an S-expression in tree-sitter's test format: named nodes only, `field: ` prefixes,

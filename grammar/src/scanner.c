@@ -36,12 +36,17 @@ enum TokenType {
   STRING_START,
   STRING_CONTENT,
   STRING_END,
+  OPEN_PAREN,
   CLOSE_PAREN,
+  OPEN_BRACKET,
   CLOSE_BRACKET,
+  OPEN_BRACE,
   CLOSE_BRACE,
   BOUNDARY1,
   BOUNDARY2,
   BOUNDARY3,
+  COMMENT,
+  STATEMENT_START,
 };
 
 // One open string literal, packed into a byte.
@@ -58,10 +63,16 @@ enum DelimiterFlag {
 // this degrades (the deepest levels are forgotten) instead of overflowing.
 enum {
   kMaxIndents = 300,
-  kMaxDelimiters = 200,
+  kMaxDelimiters = 64,
+  kMaxOpenTypes = 256,
 };
 
 typedef struct {
+  // Open brackets. Saturates instead of wrapping; the nesting guard in analysis/ keeps real
+  // input far below it.
+  uint16_t depth;
+  // The closing token of each open bracket, innermost last, for the first kMaxOpenTypes levels.
+  uint8_t open_types[kMaxOpenTypes];
   uint16_t indents[kMaxIndents];
   uint32_t indent_count;
   uint8_t delimiters[kMaxDelimiters];
@@ -91,6 +102,12 @@ static void push_delimiter(Scanner *s, uint8_t delimiter) {
   }
 }
 
+// Records an open bracket whose closing token is `closer`.
+static void open_bracket(Scanner *s, enum TokenType closer) {
+  if (s->depth < kMaxOpenTypes) s->open_types[s->depth] = (uint8_t)closer;
+  if (s->depth < UINT16_MAX) s->depth++;
+}
+
 static inline int32_t end_char(uint8_t delimiter) {
   return (delimiter & kDoubleQuote) ? '"' : '\'';
 }
@@ -98,7 +115,7 @@ static inline int32_t end_char(uint8_t delimiter) {
 // Scans the text of the innermost open string up to its end, an interpolation, or a line break
 // that ends a single-quoted string. Produces STRING_CONTENT for the text, or STRING_END when the
 // closing quote comes first.
-static bool scan_string_content(Scanner *s, TSLexer *lexer) {
+static bool scan_string_content(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
   uint8_t delimiter = s->delimiters[s->delimiter_count - 1];
   int32_t quote = end_char(delimiter);
   bool triple = delimiter & kTriple;
@@ -121,6 +138,13 @@ static bool scan_string_content(Scanner *s, TSLexer *lexer) {
       // An interpolation starts (or a stray `}` the grammar will reject).
       if (has_content) {
         lexer->result_symbol = STRING_CONTENT;
+        return true;
+      }
+      if (c == '{' && valid_symbols[OPEN_BRACE]) {
+        // The interpolation's `{` is a bracket like any other: count it.
+        lexer->mark_end(lexer);
+        open_bracket(s, CLOSE_BRACE);
+        lexer->result_symbol = OPEN_BRACE;
         return true;
       }
       return false;
@@ -308,17 +332,72 @@ static int boundary_level(TSLexer *lexer) {
   return 0;
 }
 
+// Reads the identifier-like word at the lexer position into `word` (lower bytes only).
+static size_t peek_word(TSLexer *lexer, char *word, size_t capacity) {
+  size_t length = 0;
+  while (!at_eof(lexer) && length < capacity) {
+    int32_t c = lexer->lookahead;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'))) {
+      break;
+    }
+    word[length++] = (char)c;
+    advance(lexer);
+  }
+  return length;
+}
+
+static bool word_in(const char *word, size_t length, const char *const *words, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    if (strlen(words[i]) == length && memcmp(words[i], word, length) == 0) return true;
+  }
+  return false;
+}
+
+// The next line continues a compound statement or a decorated definition (`else:`, `except`,
+// `case`, `def` after a decorator, ...): a line end before it is legitimate even though no
+// statement starts there. Advances the lexer (the caller has marked the token end).
+static bool continues_clause(TSLexer *lexer) {
+  static const char *const kWords[] = {"else", "elif", "except", "finally", "case",
+                                       "def", "class", "async"};
+  if (lexer->lookahead == '@') return true;
+  char word[16];
+  size_t length = peek_word(lexer, word, sizeof(word));
+  return word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
+}
+
+// The next line starts with a keyword that only begins a statement, never continues an
+// expression. Advances the lexer.
+static bool starts_statement(TSLexer *lexer) {
+  static const char *const kWords[] = {"def", "class", "return", "import", "pass", "break",
+                                       "continue", "raise", "del", "global", "nonlocal",
+                                       "assert", "while", "with", "try", "except", "finally",
+                                       "elif"};
+  if (lexer->lookahead == '@') {
+    advance(lexer);
+    return (lexer->lookahead >= 'a' && lexer->lookahead <= 'z') ||
+           (lexer->lookahead >= 'A' && lexer->lookahead <= 'Z') || lexer->lookahead == '_';
+  }
+  char word[16];
+  size_t length = peek_word(lexer, word, sizeof(word));
+  if (length == 0 || length == sizeof(word)) return false;
+  // A keyword only when a space, `:` or the line end follows (`return_value` is a name).
+  int32_t c = lexer->lookahead;
+  if (!(c == ' ' || c == '\t' || c == ':' || c == '\n' || c == '\r' || c == '(' || at_eof(lexer))) {
+    return false;
+  }
+  return word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
+}
+
 // Produces layout tokens (NEWLINE, INDENT, DEDENT) at a line break or at end of input, and
 // otherwise string starts. Both need the whitespace before the token skipped first.
 static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
   // During error recovery tree-sitter marks every symbol valid. Then no string content is
   // produced (inventing it would swallow the rest of the file) and no NEWLINE either.
   bool error_recovery = valid_symbols[STRING_CONTENT] && valid_symbols[INDENT];
-  bool within_brackets =
-      valid_symbols[CLOSE_PAREN] || valid_symbols[CLOSE_BRACKET] || valid_symbols[CLOSE_BRACE];
+  bool within_brackets = s->depth > 0;
 
   if (valid_symbols[STRING_CONTENT] && s->delimiter_count > 0 && !error_recovery) {
-    return scan_string_content(s, lexer);
+    return scan_string_content(s, lexer, valid_symbols);
   }
 
   // Layout tokens end where the scan starts: they are zero-width.
@@ -382,24 +461,95 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
       lexer->result_symbol = NEWLINE;
       return true;
     }
-    // Between two statements of one list: maybe a chain boundary (see grammar.js).
-    if (!error_recovery && !at_eof(lexer) && indent == current_indent(s) &&
-        first_comment_indent == -1 &&
-        (valid_symbols[BOUNDARY1] || valid_symbols[BOUNDARY2] || valid_symbols[BOUNDARY3])) {
-      // A line that may start a string literal is never a boundary candidate: the string start
-      // must be scanned from here, and hashing would move the lexer past it.
-      if (strchr("\"'rRbBuUfF", lexer->lookahead) != NULL && lexer->lookahead != 0) {
-        return valid_symbols[STRING_START] && scan_string_start(s, lexer);
-      }
-      int level = boundary_level(lexer);
-      for (; level > 0; level--) {
-        enum TokenType token = (enum TokenType)(BOUNDARY1 + level - 1);
-        if (valid_symbols[token]) {
-          lexer->result_symbol = token;
+    // Inside brackets, a line dedented to the statement's block that starts with a statement
+    // keyword means the brackets above were never closed: end the broken statement there with
+    // a NEWLINE the parser does not expect, so that error recovery stays inside it instead of
+    // swallowing the following lines. Also during error recovery, where the depth must be reset
+    // for the layout of the rest of the file to come back.
+    if (within_brackets && first_comment_indent == -1 &&
+        (at_eof(lexer) || indent <= current_indent(s))) {
+      int32_t c = lexer->lookahead;
+      bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@';
+      if (at_eof(lexer) || word) {
+        // starts_statement moves the lexer: this path always returns.
+        if (at_eof(lexer) || starts_statement(lexer)) {
+          // Close the innermost bracket with a zero-width closer when the parser can take one
+          // (`R.add(x,` gets its `)`): the tree keeps its shape and the empty token is reported
+          // as a missing bracket. Otherwise end the statement with an unexpected NEWLINE.
+          if (s->depth <= kMaxOpenTypes) {
+            enum TokenType closer = (enum TokenType)s->open_types[s->depth - 1];
+            if (valid_symbols[closer] && !error_recovery) {
+              s->depth--;
+              lexer->result_symbol = closer;
+              return true;
+            }
+          }
+          s->depth = 0;
+          lexer->result_symbol = NEWLINE;
           return true;
         }
+        return false;
       }
-      return false;
+    }
+    if (!error_recovery && first_comment_indent == -1) {
+      bool at_statement_start = valid_symbols[STATEMENT_START];
+      // Between two statements of one list: maybe a chain boundary (see grammar.js).
+      if (at_statement_start && !at_eof(lexer) && indent == current_indent(s) &&
+          (valid_symbols[BOUNDARY1] || valid_symbols[BOUNDARY2] || valid_symbols[BOUNDARY3])) {
+        // Only lines starting with a name, keyword or decorator are boundary candidates: a
+        // string or bracket token must be scanned from here, and hashing moves the lexer.
+        int32_t c = lexer->lookahead;
+        bool candidate = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@') &&
+                         strchr("rRbBuUfF", c) == NULL;
+        if (candidate) {
+          int level = boundary_level(lexer);
+          for (; level > 0; level--) {
+            enum TokenType token = (enum TokenType)(BOUNDARY1 + level - 1);
+            if (valid_symbols[token]) {
+              lexer->result_symbol = token;
+              return true;
+            }
+          }
+          return false;
+        }
+      }
+      // Over-indented statement ("unexpected indent"): an INDENT the parser does not expect
+      // makes the error visible. Not pushed, so the layout after it is unaffected.
+      if (at_statement_start && !within_brackets && !at_eof(lexer) && indent > current_indent(s)) {
+        lexer->result_symbol = INDENT;
+        return true;
+      }
+      // A statement broken by a line end outside brackets (`lv = R.` then Enter): a NEWLINE
+      // the parser does not expect makes the error visible and keeps the next line its own
+      // statement. continues_clause moves the lexer, so this path always returns.
+      if (!at_statement_start && !within_brackets) {
+        int32_t c = lexer->lookahead;
+        bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@';
+        if (at_eof(lexer) || !word || !continues_clause(lexer)) {
+          lexer->result_symbol = NEWLINE;
+          return true;
+        }
+        return false;
+      }
+    }
+  }
+
+  if (first_comment_indent == -1 && !at_eof(lexer)) {
+    // Brackets: tracked so that line ends inside them are whitespace.
+    int32_t c = lexer->lookahead;
+    enum TokenType bracket = c == '(' ? OPEN_PAREN : c == '[' ? OPEN_BRACKET : c == '{' ? OPEN_BRACE
+                           : c == ')' ? CLOSE_PAREN : c == ']' ? CLOSE_BRACKET : c == '}' ? CLOSE_BRACE
+                           : NEWLINE;
+    if (bracket != NEWLINE && valid_symbols[bracket]) {
+      advance(lexer);
+      lexer->mark_end(lexer);
+      if (bracket == OPEN_PAREN || bracket == OPEN_BRACKET || bracket == OPEN_BRACE) {
+        open_bracket(s, (enum TokenType)(bracket + 1));
+      } else if (s->depth > 0) {
+        s->depth--;
+      }
+      lexer->result_symbol = bracket;
+      return true;
     }
   }
 
@@ -420,11 +570,17 @@ void *tree_sitter_tvmscript_external_scanner_create(void) {
 
 void tree_sitter_tvmscript_external_scanner_destroy(void *payload) { free(payload); }
 
-// Layout: [delimiter_count: 1 byte][delimiters...][indents as little-endian uint16, from the
-// second level on; the bottom level 0 is implicit].
+// Layout: [bracket depth: uint16 LE][closer of each open bracket, up to kMaxOpenTypes]
+// [delimiter_count: 1 byte][delimiters...][indents as
+// little-endian uint16, from the second level on; the bottom level 0 is implicit].
 unsigned tree_sitter_tvmscript_external_scanner_serialize(void *payload, char *buffer) {
   Scanner *s = payload;
   unsigned size = 0;
+  buffer[size++] = (char)(s->depth & 0xff);
+  buffer[size++] = (char)(s->depth >> 8);
+  uint32_t types = s->depth < kMaxOpenTypes ? s->depth : kMaxOpenTypes;
+  memcpy(buffer + size, s->open_types, types);
+  size += types;
   uint32_t delimiters = s->delimiter_count;
   if (delimiters > 255) delimiters = 255;
   buffer[size++] = (char)delimiters;
@@ -444,8 +600,15 @@ void tree_sitter_tvmscript_external_scanner_deserialize(void *payload, const cha
   s->indent_count = 1;
   s->indents[0] = 0;
   s->delimiter_count = 0;
-  if (length == 0) return;
+  s->depth = 0;
+  if (length < 3) return;
   unsigned size = 0;
+  s->depth = (uint16_t)((uint8_t)buffer[0] | ((uint8_t)buffer[1] << 8));
+  size = 2;
+  uint32_t types = s->depth < kMaxOpenTypes ? s->depth : kMaxOpenTypes;
+  if (size + types > length) types = length - size;
+  memcpy(s->open_types, buffer + size, types);
+  size += types;
   uint32_t delimiters = (uint8_t)buffer[size++];
   if (delimiters > kMaxDelimiters) delimiters = kMaxDelimiters;
   if (size + delimiters > length) delimiters = length - size;

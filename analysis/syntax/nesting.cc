@@ -1,0 +1,213 @@
+// Nesting guard.
+#include "syntax/nesting.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace tvmls::analysis {
+
+namespace {
+
+inline bool IsWordStart(unsigned char c) {
+  return c == '_' || static_cast<unsigned>((c | 0x20) - 'a') < 26u || c >= 0x80;
+}
+inline bool IsDigit(unsigned char c) { return static_cast<unsigned>(c - '0') < 10u; }
+inline bool IsWordChar(unsigned char c) { return IsWordStart(c) || IsDigit(c); }
+
+bool WordIs(std::string_view text, size_t begin, size_t end, const char* word) {
+  size_t n = std::strlen(word);
+  return end - begin == n && text.compare(begin, n, word) == 0;
+}
+
+}  // namespace
+
+NestingEstimate EstimateNesting(std::string_view text) {
+  NestingEstimate best;
+  uint32_t brackets = 0;     // Open brackets.
+  uint32_t prefix_run = 0;   // Consecutive prefix operators waiting for their operand.
+  uint32_t statement = 0;    // Right-nesting operators in the current logical line.
+  bool expect_operand = true;
+  const size_t size = text.size();
+  auto note = [&](size_t at) {
+    uint32_t depth = brackets + prefix_run + statement;
+    if (depth > best.depth) {
+      best.depth = depth;
+      best.offset = static_cast<uint32_t>(at);
+    }
+  };
+  for (size_t i = 0; i < size;) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+      case ' ': case '\t': case '\r': case '\f': case '\0':
+        ++i;
+        continue;
+      case '\n':
+        if (brackets == 0) {
+          statement = 0;
+          prefix_run = 0;
+          expect_operand = true;
+        }
+        ++i;
+        continue;
+      case '\\':
+        i += 2;  // A line continuation (or a stray backslash): the line goes on.
+        continue;
+      case '#':
+        while (i < size && text[i] != '\n') ++i;
+        continue;
+      case '"': case '\'': {
+        bool triple = i + 2 < size && text[i + 1] == static_cast<char>(c) && text[i + 2] == static_cast<char>(c);
+        i += triple ? 3 : 1;
+        while (i < size) {
+          char d = text[i];
+          if (d == '\\') {
+            i += 2;
+          } else if (d == static_cast<char>(c) &&
+                     (!triple || (i + 2 < size && text[i + 1] == d && text[i + 2] == d))) {
+            i += triple ? 3 : 1;
+            break;
+          } else if (d == '\n' && !triple) {
+            break;
+          } else {
+            ++i;
+          }
+        }
+        prefix_run = 0;
+        expect_operand = false;
+        continue;
+      }
+      case '(': case '[': case '{':
+        ++brackets;
+        note(i);
+        expect_operand = true;
+        ++i;
+        continue;
+      case ')': case ']': case '}':
+        if (brackets > 0) --brackets;
+        prefix_run = 0;
+        expect_operand = false;
+        ++i;
+        continue;
+      case '-': case '+': case '~': case '*':
+        if (c == '*' && i + 1 < size && text[i + 1] == '*' && !expect_operand) {
+          ++statement;  // `**` is right-associative.
+          note(i);
+          i += 2;
+          expect_operand = true;
+          continue;
+        }
+        if (expect_operand) {
+          ++prefix_run;
+          note(i);
+        }
+        expect_operand = true;
+        ++i;
+        continue;
+      case '=':
+        if (i + 1 < size && text[i + 1] == '=') {
+          i += 2;
+        } else {
+          if (brackets == 0) ++statement;  // `a = b = c` nests; keyword arguments do not.
+          note(i);
+          ++i;
+        }
+        expect_operand = true;
+        continue;
+      default:
+        break;
+    }
+    if (IsWordStart(c)) {
+      size_t begin = i;
+      while (i < size && IsWordChar(static_cast<unsigned char>(text[i]))) ++i;
+      if (WordIs(text, begin, i, "not") || WordIs(text, begin, i, "await") ||
+          WordIs(text, begin, i, "lambda")) {
+        ++prefix_run;
+        note(begin);
+        expect_operand = true;
+      } else if (WordIs(text, begin, i, "if") || WordIs(text, begin, i, "else")) {
+        ++statement;
+        note(begin);
+        expect_operand = true;
+      } else if (WordIs(text, begin, i, "and") || WordIs(text, begin, i, "or") ||
+                 WordIs(text, begin, i, "in") || WordIs(text, begin, i, "is")) {
+        expect_operand = true;
+      } else {
+        prefix_run = 0;
+        expect_operand = false;
+      }
+      continue;
+    }
+    if (IsDigit(c)) {
+      while (i < size && (IsWordChar(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+      prefix_run = 0;
+      expect_operand = false;
+      continue;
+    }
+    // Other punctuation: `,` `:` `.` `<` `>` `@` `/` `%` `&` `|` `^` `!` `;` ...
+    expect_operand = c != '.';
+    if (c == ';') statement = 0;
+    ++i;
+  }
+  return best;
+}
+
+void NestingBound::Reset(std::string_view text) {
+  exact_ = EstimateNesting(text);
+  bound_ = exact_.depth;
+}
+
+void NestingBound::Update(std::string_view new_text, uint32_t begin, uint32_t new_end,
+                          std::string_view removed) {
+  std::string_view inserted = new_text.substr(begin, new_end - begin);
+  uint64_t cost = 0;
+  bool quote_or_comment = false;
+  bool joins_lines = false;
+  for (std::string_view part : {removed, inserted}) {
+    for (char c : part) {
+      if (c == '"' || c == '\'' || c == '#' || c == '\\') quote_or_comment = true;
+      // Any other character adds at most one level: a bracket, an operator, a keyword, or (when
+      // removed) a closing bracket.
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') ++cost;
+    }
+  }
+  for (char c : removed) joins_lines |= c == '\n';
+  if (quote_or_comment) {
+    // A quote, `#` or backslash flips the rest of its line between code and string/comment.
+    // Triple quotes can flip the rest of the file: rescan when one is near the edit.
+    auto has_triple = [](std::string_view text) {
+      for (size_t i = 0; i + 2 < text.size(); ++i) {
+        if ((text[i] == '"' || text[i] == '\'') && text[i + 1] == text[i] && text[i + 2] == text[i]) {
+          return true;
+        }
+      }
+      return false;
+    };
+    // The edited span with up to 3 bytes of context on each side, before and after the edit.
+    size_t lo = begin >= 3 ? begin - 3 : 0;
+    size_t hi = std::min<size_t>(new_text.size(), size_t{new_end} + 3);
+    std::string before(new_text.substr(lo, begin - lo));
+    before.append(removed);
+    before.append(new_text.substr(new_end, hi - new_end));
+    if (has_triple(before) || has_triple(new_text.substr(lo, hi - lo))) {
+      Reset(new_text);
+      return;
+    }
+    // Everything on the edited lines may change sides.
+    size_t line_begin = new_text.rfind('\n', begin == 0 ? 0 : begin - 1);
+    line_begin = line_begin == std::string_view::npos ? 0 : line_begin;
+    size_t line_end = new_text.find('\n', new_end);
+    if (line_end == std::string_view::npos) line_end = new_text.size();
+    cost += line_end - line_begin;
+    // A backslash at a line end continues the line: like joining lines.
+    joins_lines = true;
+  }
+  uint64_t bound = joins_lines ? 2ull * bound_ + cost : bound_ + cost;
+  if (bound > kMaxNestingDepth) {
+    Reset(new_text);
+  } else {
+    bound_ = static_cast<uint32_t>(bound);
+  }
+}
+
+}  // namespace tvmls::analysis

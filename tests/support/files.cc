@@ -1,0 +1,38 @@
+// Test helpers for reading files of the source tree.
+#include "support/files.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tvmls::testing {
+
+std::string SourcePath(const std::string& relative) {
+  return std::string(TVMLS_SOURCE_DIR) + "/" + relative;
+}
+
+std::string ReadFileOrDie(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> out;
+  std::filesystem::path root = SourcePath(dir);
+  if (!std::filesystem::exists(root)) return out;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    std::string name = entry.path().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      out.push_back(name);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tvmls::testing

@@ -1,0 +1,21 @@
+// Test helpers for reading files of the source tree.
+#ifndef TVMLS_TESTS_SUPPORT_FILES_H_
+#define TVMLS_TESTS_SUPPORT_FILES_H_
+
+#include <string>
+#include <vector>
+
+namespace tvmls::testing {
+
+/// Reads a whole file; fails the current test (and returns "") when it cannot.
+std::string ReadFileOrDie(const std::string& path);
+
+/// Files under `dir` (relative to the source tree) whose name ends with `suffix`, sorted.
+std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix);
+
+/// Absolute path of a file of the source tree.
+std::string SourcePath(const std::string& relative);
+
+}  // namespace tvmls::testing
+
+#endif  // TVMLS_TESTS_SUPPORT_FILES_H_
