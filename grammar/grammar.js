@@ -78,10 +78,14 @@ module.exports = grammar({
     $.line_continuation,
   ],
 
-  // No GLR conflicts: the grammar is LR(1) with precedences. Every conflict would split the
-  // parse stack, and nodes built while the stack is split cannot be reused by incremental
-  // reparsing, so keep this list empty.
-  conflicts: _ => [],
+  // Keep this list short: every conflict splits the parse stack, and nodes built while it is
+  // split cannot be reused by incremental reparsing.
+  conflicts: $ => [
+    // `match` is a soft keyword: `match (x):` starts a match statement, `match(x)` is a call.
+    // Python decides after the whole line; so does the GLR parser, only on lines starting with
+    // `match` (nodes built while the stack is split are not reused by incremental reparsing).
+    [$._keyword_identifier, $.match_statement],
+  ],
 
   supertypes: $ => [
     $._simple_statement,
@@ -389,7 +393,15 @@ module.exports = grammar({
       field('body', $._suite),
     ),
 
-    type_parameters: $ => seq('[', commaSep1($.expression), optional(','), ']'),
+    // PEP 695 / 696: `def f[T, *Ts, **P, U: int = str](...)`.
+    type_parameters: $ => seq('[', commaSep1($.type_parameter), optional(','), ']'),
+
+    type_parameter: $ => seq(
+      optional(choice('*', '**')),
+      field('name', $.identifier),
+      optional(seq(':', field('bound', $.expression))),
+      optional(seq('=', field('default', $.expression))),
+    ),
 
     decorated_definition: $ => seq(
       repeat1($.decorator),
@@ -562,7 +574,7 @@ module.exports = grammar({
     ),
 
     // Soft keywords used as plain names (`match = re.match(...)`).
-    _keyword_identifier: _ => prec(-3, 'match'),
+    _keyword_identifier: _ => 'match',
 
     binary_operator: $ => choice(...BINARY_OPERATORS.map(([precedence, operator, assoc]) => {
       const rule = seq(
@@ -765,11 +777,12 @@ module.exports = grammar({
 
     _closed_pattern: $ => choice(
       $.identifier,
-      $.dotted_name,
+      alias($._dotted_pattern_name, $.dotted_name),
       $.string,
       $.concatenated_string,
       $.integer,
       $.float,
+      $.signed_number,
       $.complex_pattern,
       $.true,
       $.false,
@@ -780,11 +793,17 @@ module.exports = grammar({
       $.mapping_pattern,
     ),
 
-    complex_pattern: $ => prec(1, seq(
+    // A value pattern names something with a dot (`Color.RED`); a bare name captures.
+    _dotted_pattern_name: $ => seq($.identifier, repeat1(seq('.', $.identifier))),
+
+    signed_number: $ => seq('-', choice($.integer, $.float)),
+
+    complex_pattern: $ => seq(
       optional('-'),
       choice($.integer, $.float),
-      optional(seq(choice('+', '-'), choice($.integer, $.float))),
-    )),
+      choice('+', '-'),
+      choice($.integer, $.float),
+    ),
 
     union_pattern: $ => prec.left(seq($._closed_pattern, repeat1(seq('|', $._closed_pattern)))),
 
@@ -816,7 +835,7 @@ module.exports = grammar({
     ),
 
     class_pattern: $ => seq(
-      field('class', choice($.identifier, $.dotted_name)),
+      field('class', choice($.identifier, alias($._dotted_pattern_name, $.dotted_name))),
       '(',
       optional(seq(commaSep1(choice($.case_pattern, $.keyword_pattern)), optional(','))),
       ')',

@@ -75,7 +75,7 @@
   name: (identifier) @local.definition)
 
 ; PEP 695 type parameters: `def f[T](x: T)`.
-(type_parameters (identifier) @local.definition)
+(type_parameter name: (identifier) @local.definition)
 
 ; ===========================================================================================
 ; Definitions: assignments
@@ -152,20 +152,11 @@
 (except_clause
   alias: (identifier) @local.definition)
 
-; Capture patterns in `case` clauses: `case x:`, `case [a, *rest]:`, `case P() as p:`. The
-; grammar parses a bare name in a pattern as a one-segment `dotted_name`; a dotted one
-; (`case Color.RED:`) is a value pattern, a reference, so only single segments count.
-(case_pattern
-  (dotted_name
-    .
-    (identifier) @local.definition
-    .))
+; Capture patterns in `case` clauses: `case x:`, `case [a, *rest]:`, `case P() as p:`. A bare
+; name in a pattern captures; a dotted one (`case Color.RED:`) is a value pattern, a reference.
+(case_pattern (identifier) @local.definition)
 
-(union_pattern
-  (dotted_name
-    .
-    (identifier) @local.definition
-    .))
+(union_pattern (identifier) @local.definition)
 
 (splat_pattern (identifier) @local.definition)
 
