@@ -57,6 +57,54 @@ std::string DescribeError(TSNode node, std::string_view text) {
   return "unexpected `" + Snippet(span.substr(first)) + "`";
 }
 
+// Indentation of the line holding `offset` (tabs to the next multiple of 8, as the scanner),
+// or -1 when something other than blanks precedes `offset` on its line.
+int64_t IndentOf(std::string_view text, uint32_t offset) {
+  size_t line = text.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
+  size_t i = line == std::string_view::npos ? 0 : line + 1;
+  int64_t indent = 0;
+  for (; i < offset; ++i) {
+    char c = text[i];
+    if (c == ' ') ++indent;
+    else if (c == '\t') indent = (indent / 8 + 1) * 8;
+    else if (c == '\f') indent = 0;
+    else if (c != '\r') return -1;
+  }
+  return indent;
+}
+
+bool IsStatementList(const char* type) {
+  return std::strcmp(type, "block") == 0 || std::strcmp(type, "module") == 0;
+}
+
+// Statements of one block that start their line at another indentation than the first one:
+// Python's "unexpected indent" / "unindent does not match any outer indentation level". The
+// scanner lets them parse as siblings (see grammar/src/scanner.c) and this reports them.
+void CheckIndentation(TSNode list, std::string_view text, std::vector<SyntaxError>* errors) {
+  int64_t expected = -1;
+  uint32_t count = ts_node_named_child_count(list);
+  TSTreeCursor cursor = ts_tree_cursor_new(list);
+  if (count > 0 && ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (!ts_node_is_named(child) || std::strcmp(ts_node_type(child), "comment") == 0 ||
+          ts_node_is_missing(child)) {
+        continue;
+      }
+      uint32_t at = ts_node_start_byte(child);
+      int64_t indent = IndentOf(text, at);
+      if (indent < 0) continue;  // `def f(): x = 1` and the like: not at a line start.
+      if (expected < 0) {
+        expected = indent;
+      } else if (indent != expected) {
+        errors->push_back({{at, at}, indent > expected ? "unexpected indentation"
+                                                       : "unindent does not match the block"});
+      }
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
 }  // namespace
 
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text) {
@@ -90,7 +138,8 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
       uint32_t at = ts_node_start_byte(node);
       errors.push_back({{at, at}, "expected an indented block"});
     } else {
-      // Blocks can be anywhere, so every node is visited; only leaves are skipped.
+      // Blocks can be anywhere, so every node is visited.
+      if (IsStatementList(ts_node_type(node))) CheckIndentation(node, text, &errors);
       descend = true;
     }
     if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
@@ -102,6 +151,9 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
     if (!moved) break;
   }
   ts_tree_cursor_delete(&cursor);
+  std::sort(errors.begin(), errors.end(), [](const SyntaxError& a, const SyntaxError& b) {
+    return a.range.begin < b.range.begin;
+  });
   return errors;
 }
 

@@ -513,12 +513,9 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
           return false;
         }
       }
-      // Over-indented statement ("unexpected indent"): an INDENT the parser does not expect
-      // makes the error visible. Not pushed, so the layout after it is unaffected.
-      if (at_statement_start && !within_brackets && !at_eof(lexer) && indent > current_indent(s)) {
-        lexer->result_symbol = INDENT;
-        return true;
-      }
+      // An over-indented statement is not flagged here: an INDENT the parser does not expect
+      // sends error recovery on long searches (10+ ms per keystroke). The statement parses as
+      // a sibling and analysis/syntax/syntax_errors.cc reports its indentation.
       // A statement broken by a line end outside brackets (`lv = R.` then Enter): a NEWLINE
       // the parser does not expect makes the error visible and keeps the next line its own
       // statement. continues_clause moves the lexer, so this path always returns.
