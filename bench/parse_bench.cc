@@ -4,11 +4,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
+
 #include "corpus.h"
 #include "syntax/document.h"
+#include "tvmls/grammar.h"
 
 namespace tvmls::bench {
 namespace {
@@ -83,9 +90,133 @@ void BM_EditReparseChangedRanges(benchmark::State& state) {
   state.counters["p95_us"] = Percentile(micros, 0.95);
 }
 
+// Full parse of every .py file under $TVMLS_BENCH_CORPUS_DIR (e.g. apache/tvm's tests/python),
+// each file on its own; skipped when the variable is unset.
+void BM_ParseCorpusDirectory(benchmark::State& state) {
+  const char* dir = std::getenv("TVMLS_BENCH_CORPUS_DIR");
+  if (dir == nullptr) {
+    state.SkipWithError("set TVMLS_BENCH_CORPUS_DIR to a directory of Python files");
+    return;
+  }
+  std::vector<std::string> texts;
+  size_t bytes = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    texts.push_back(buffer.str());
+    bytes += texts.back().size();
+  }
+  for (auto _ : state) {
+    for (const std::string& text : texts) {
+      Document doc(text);
+      benchmark::DoNotOptimize(doc.Root());
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.counters["files"] = static_cast<double>(texts.size());
+}
+
+// The same keystrokes through the bare tree-sitter API (text splice, ts_tree_edit, reparse), for
+// any grammar: ours, or a peer's shared library named by $TVMLS_BENCH_PEER=path.so:symbol (for
+// example a locally built tree-sitter-python), so that both are measured on the same files and
+// edits in the same run.
+const TSLanguage* PeerLanguage() {
+  static const TSLanguage* language = [] () -> const TSLanguage* {
+    const char* spec = std::getenv("TVMLS_BENCH_PEER");
+    if (spec == nullptr) return nullptr;
+    std::string s(spec);
+    size_t colon = s.rfind(':');
+    if (colon == std::string::npos) return nullptr;
+    void* handle = dlopen(s.substr(0, colon).c_str(), RTLD_NOW);
+    if (handle == nullptr) return nullptr;
+    using Fn = const TSLanguage* (*)();
+    auto fn = reinterpret_cast<Fn>(dlsym(handle, s.substr(colon + 1).c_str()));
+    return fn != nullptr ? fn() : nullptr;
+  }();
+  return language;
+}
+
+TSPoint PointOf(const std::string& text, size_t offset) {
+  uint32_t row = 0;
+  size_t line_start = 0;
+  for (size_t i = text.rfind('\n', offset == 0 ? 0 : offset - 1); i != std::string::npos && i < offset;) {
+    line_start = i + 1;
+    break;
+  }
+  row = static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n'));
+  return TSPoint{row, static_cast<uint32_t>(offset - line_start)};
+}
+
+void RawEditReparse(benchmark::State& state, const TSLanguage* language) {
+  if (language == nullptr) {
+    state.SkipWithError("set TVMLS_BENCH_PEER=path/to/grammar.so:tree_sitter_<name>");
+    return;
+  }
+  std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, language);
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  std::vector<size_t> sites = EditSites(text, 64);
+  // Points are computed outside the timed region (an editor knows them).
+  std::vector<TSPoint> points;
+  for (size_t site : sites) points.push_back(PointOf(text, site));
+  std::vector<double> micros;
+  size_t step = 0;
+  for (auto _ : state) {
+    size_t k = (step / 2) % sites.size();
+    uint32_t site = static_cast<uint32_t>(sites[k]);
+    bool insert = step % 2 == 0;
+    TSPoint p = points[k];
+    TSInputEdit edit{site, insert ? site : site + 1, insert ? site + 1 : site, p,
+                     insert ? p : TSPoint{p.row, p.column + 1}, insert ? TSPoint{p.row, p.column + 1} : p};
+    auto start = std::chrono::steady_clock::now();
+    if (insert) text.insert(site, "x"); else text.erase(site, 1);
+    ts_tree_edit(tree, &edit);
+    TSTree* fresh = ts_parser_parse_string(parser, tree, text.data(), static_cast<uint32_t>(text.size()));
+    auto stop = std::chrono::steady_clock::now();
+    ts_tree_delete(tree);
+    tree = fresh;
+    micros.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
+    ++step;
+  }
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  state.counters["p50_us"] = Percentile(micros, 0.50);
+  state.counters["p95_us"] = Percentile(micros, 0.95);
+}
+
+void RawFullParse(benchmark::State& state, const TSLanguage* language) {
+  if (language == nullptr) {
+    state.SkipWithError("set TVMLS_BENCH_PEER=path/to/grammar.so:tree_sitter_<name>");
+    return;
+  }
+  std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, language);
+  for (auto _ : state) {
+    TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+    benchmark::DoNotOptimize(tree);
+    ts_tree_delete(tree);
+  }
+  ts_parser_delete(parser);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+}
+
+void BM_RawEditReparseOurs(benchmark::State& state) { RawEditReparse(state, tree_sitter_tvmscript()); }
+void BM_RawEditReparsePeer(benchmark::State& state) { RawEditReparse(state, PeerLanguage()); }
+void BM_RawFullParseOurs(benchmark::State& state) { RawFullParse(state, tree_sitter_tvmscript()); }
+void BM_RawFullParsePeer(benchmark::State& state) { RawFullParse(state, PeerLanguage()); }
+
 BENCHMARK(BM_FullParse)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EditReparse)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EditReparseChangedRanges)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ParseCorpusDirectory)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_RawFullParseOurs)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RawFullParsePeer)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RawEditReparseOurs)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RawEditReparsePeer)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace tvmls::bench
