@@ -43,7 +43,8 @@ void BM_FullParse(benchmark::State& state) {
 
 // One keystroke: insert a character into an identifier inside a function body, reparse; the next
 // iteration deletes it again. Sites rotate through the file. Reports p50/p95 in microseconds.
-void BM_EditReparse(benchmark::State& state) {
+// With `changed_ranges`, each keystroke also asks for Document::ChangedRanges().
+void EditLoop(benchmark::State& state, bool changed_ranges) {
   std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
   Document doc(text);
   std::vector<size_t> sites = EditSites(text, 64);
@@ -56,6 +57,7 @@ void BM_EditReparse(benchmark::State& state) {
                            : ByteEdit{static_cast<uint32_t>(site), static_cast<uint32_t>(site + 1), ""};
     auto start = std::chrono::steady_clock::now();
     auto result = doc.ApplyEdits(std::vector<ByteEdit>{edit});
+    if (changed_ranges) benchmark::DoNotOptimize(doc.ChangedRanges());
     auto stop = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(result);
     micros.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
@@ -66,29 +68,10 @@ void BM_EditReparse(benchmark::State& state) {
   state.counters["lines"] = static_cast<double>(std::count(text.begin(), text.end(), '\n'));
 }
 
-// The same keystroke, then the changed ranges (tree-sitter's comparison of old and new trees,
-// united with the edited span). Reported separately because it is O(top-level nodes).
-void BM_EditReparseChangedRanges(benchmark::State& state) {
-  std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
-  Document doc(text);
-  std::vector<size_t> sites = EditSites(text, 64);
-  std::vector<double> micros;
-  size_t step = 0;
-  for (auto _ : state) {
-    size_t site = sites[(step / 2) % sites.size()];
-    bool insert = step % 2 == 0;
-    ByteEdit edit = insert ? ByteEdit{static_cast<uint32_t>(site), static_cast<uint32_t>(site), "x"}
-                           : ByteEdit{static_cast<uint32_t>(site), static_cast<uint32_t>(site + 1), ""};
-    auto start = std::chrono::steady_clock::now();
-    doc.ApplyEdits(std::vector<ByteEdit>{edit});
-    benchmark::DoNotOptimize(doc.ChangedRanges());
-    auto stop = std::chrono::steady_clock::now();
-    micros.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-    ++step;
-  }
-  state.counters["p50_us"] = Percentile(micros, 0.50);
-  state.counters["p95_us"] = Percentile(micros, 0.95);
-}
+void BM_EditReparse(benchmark::State& state) { EditLoop(state, false); }
+
+// Changed ranges are reported separately because they are O(top-level nodes).
+void BM_EditReparseChangedRanges(benchmark::State& state) { EditLoop(state, true); }
 
 // Full parse of every .py file under $TVMLS_BENCH_CORPUS_DIR (e.g. apache/tvm's tests/python),
 // each file on its own; skipped when the variable is unset.
