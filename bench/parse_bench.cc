@@ -122,24 +122,27 @@ const TSLanguage* PeerLanguage() {
 }
 
 TSPoint PointOf(const std::string& text, size_t offset) {
-  uint32_t row = 0;
-  size_t line_start = 0;
-  for (size_t i = text.rfind('\n', offset == 0 ? 0 : offset - 1); i != std::string::npos && i < offset;) {
-    line_start = i + 1;
-    break;
+  size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  size_t line_start = newline == std::string::npos ? 0 : newline + 1;
+  auto row = std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n');
+  return TSPoint{static_cast<uint32_t>(row), static_cast<uint32_t>(offset - line_start)};
+}
+
+// A parser for `language`, or null (and the benchmark skipped) when no peer was given.
+TSParser* RawParser(benchmark::State& state, const TSLanguage* language) {
+  if (language == nullptr) {
+    state.SkipWithError("set TVMLS_BENCH_PEER=path/to/grammar.so:tree_sitter_<name>");
+    return nullptr;
   }
-  row = static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(line_start), '\n'));
-  return TSPoint{row, static_cast<uint32_t>(offset - line_start)};
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, language);
+  return parser;
 }
 
 void RawEditReparse(benchmark::State& state, const TSLanguage* language) {
-  if (language == nullptr) {
-    state.SkipWithError("set TVMLS_BENCH_PEER=path/to/grammar.so:tree_sitter_<name>");
-    return;
-  }
+  TSParser* parser = RawParser(state, language);
+  if (parser == nullptr) return;
   std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
-  TSParser* parser = ts_parser_new();
-  ts_parser_set_language(parser, language);
   TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
   std::vector<size_t> sites = EditSites(text, 64);
   // Points are computed outside the timed region (an editor knows them).
@@ -171,13 +174,9 @@ void RawEditReparse(benchmark::State& state, const TSLanguage* language) {
 }
 
 void RawFullParse(benchmark::State& state, const TSLanguage* language) {
-  if (language == nullptr) {
-    state.SkipWithError("set TVMLS_BENCH_PEER=path/to/grammar.so:tree_sitter_<name>");
-    return;
-  }
+  TSParser* parser = RawParser(state, language);
+  if (parser == nullptr) return;
   std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
-  TSParser* parser = ts_parser_new();
-  ts_parser_set_language(parser, language);
   for (auto _ : state) {
     TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
     benchmark::DoNotOptimize(tree);

@@ -115,7 +115,7 @@ bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
   std::string removed = text_.substr(edit.begin, edit.end - edit.begin);
   text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
   nesting_.Update(text_, edit.begin, input.new_end_byte, removed);
-  lines_.ApplyEdit(text_, edit.begin, edit.end, edit.new_text);
+  lines_.ApplyEdit(edit.begin, edit.end, edit.new_text);
   input.new_end_point = PointAt(lines_, input.new_end_byte);
   ts_tree_edit(tree_, &input);
   return true;
@@ -177,32 +177,18 @@ EditResult Document::ApplyEdits(const std::vector<ByteEdit>& edits) {
 }
 
 EditResult Document::ApplyEdits(const std::vector<PositionEdit>& edits, Encoding encoding) {
-  // Positions of later edits refer to the text after earlier ones, so convert one at a time on a
-  // scratch copy of the line index and text lengths. Simplest correct way: convert and apply
-  // sequentially, validating each before applying, with a rollback copy for batches.
+  // Positions of later edits refer to the text after earlier ones. A single edit (the common
+  // case) converts against the document itself; a batch replays on a scratch copy.
   std::vector<ByteEdit> converted;
   converted.reserve(edits.size());
-  if (edits.size() == 1) {
-    const PositionEdit& e = edits[0];
-    auto begin = lines_.ToOffset(text_, e.start, encoding);
-    auto end = lines_.ToOffset(text_, e.end, encoding);
-    if (!begin || !end) {
-      EditResult result;
-      result.error = "edit range " + std::to_string(e.start.line) + ":" +
-                     std::to_string(e.start.column) + "-" + std::to_string(e.end.line) + ":" +
-                     std::to_string(e.end.column) +
-                     " is outside the document or inside a code point";
-      return result;
-    }
-    converted.push_back({*begin, *end, e.new_text});
-    return ApplyEdits(converted);
-  }
-  // Several edits: replay on a copy of the text and index to compute byte offsets.
-  std::string text = text_;
-  LineIndex lines = lines_;
-  for (const PositionEdit& e : edits) {
-    auto begin = lines.ToOffset(text, e.start, encoding);
-    auto end = lines.ToOffset(text, e.end, encoding);
+  std::string scratch_text;
+  LineIndex scratch_lines;
+  const std::string* text = &text_;
+  const LineIndex* lines = &lines_;
+  for (size_t i = 0; i < edits.size(); ++i) {
+    const PositionEdit& e = edits[i];
+    auto begin = lines->ToOffset(*text, e.start, encoding);
+    auto end = lines->ToOffset(*text, e.end, encoding);
     if (!begin || !end || *begin > *end) {
       EditResult result;
       result.error = "edit range " + std::to_string(e.start.line) + ":" +
@@ -211,9 +197,17 @@ EditResult Document::ApplyEdits(const std::vector<PositionEdit>& edits, Encoding
                      " is outside the document, reversed, or inside a code point";
       return result;
     }
-    text.replace(*begin, *end - *begin, e.new_text);
-    lines.ApplyEdit(text, *begin, *end, e.new_text);
     converted.push_back({*begin, *end, e.new_text});
+    if (i + 1 < edits.size()) {
+      if (text == &text_) {
+        scratch_text = text_;
+        scratch_lines = lines_;
+        text = &scratch_text;
+        lines = &scratch_lines;
+      }
+      scratch_text.replace(*begin, *end - *begin, e.new_text);
+      scratch_lines.ApplyEdit(*begin, *end, e.new_text);
+    }
   }
   return ApplyEdits(converted);
 }

@@ -123,9 +123,7 @@ std::optional<uint32_t> LineIndex::ToOffset(std::string_view text, Position posi
   return static_cast<uint32_t>(std::min<size_t>(i, end));
 }
 
-void LineIndex::ApplyEdit(std::string_view text_after, uint32_t begin, uint32_t old_end,
-                          std::string_view inserted) {
-  (void)text_after;
+void LineIndex::ApplyEdit(uint32_t begin, uint32_t old_end, std::string_view inserted) {
   const int64_t delta = static_cast<int64_t>(inserted.size()) - (static_cast<int64_t>(old_end) - begin);
   // Line starts in (begin, old_end] were produced by removed '\n's; those after shift.
   auto first_removed = std::upper_bound(starts_.begin(), starts_.end(), begin);

@@ -66,10 +66,9 @@ class LineIndex {
                                    Encoding encoding) const;
 
   /// Updates the index after the text range [begin, old_end) was replaced by `inserted`.
-  /// `text_after` is the whole text after the replacement. Cost: O(lines after the edit) for the
-  /// shift plus O(inserted) for the scan, with no rescan of unchanged text.
-  void ApplyEdit(std::string_view text_after, uint32_t begin, uint32_t old_end,
-                 std::string_view inserted);
+  /// Cost: O(lines after the edit) for the shift plus O(inserted) for the scan, with no rescan
+  /// of unchanged text.
+  void ApplyEdit(uint32_t begin, uint32_t old_end, std::string_view inserted);
 
   friend bool operator==(const LineIndex& a, const LineIndex& b) { return a.starts_ == b.starts_; }
 

@@ -276,14 +276,17 @@ static bool scan_string_start(Scanner *s, TSLexer *lexer) {
   return true;
 }
 
-// Keywords that continue the previous compound statement: no list boundary may precede them.
-static bool continues_statement(const char *word, size_t length) {
-  static const char *const kWords[] = {"else", "elif", "except", "finally"};
-  for (size_t i = 0; i < sizeof(kWords) / sizeof(kWords[0]); i++) {
-    if (strlen(kWords[i]) == length && memcmp(kWords[i], word, length) == 0) return true;
+static bool word_in(const char *word, size_t length, const char *const *words, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    if (strlen(words[i]) == length && memcmp(words[i], word, length) == 0) return true;
   }
   return false;
 }
+
+// Keywords that continue the previous compound statement: no list boundary may precede them,
+// and a line end before them is legitimate.
+static const char *const kClauseWords[] = {"else", "elif", "except", "finally"};
+enum { kClauseWordCount = sizeof(kClauseWords) / sizeof(kClauseWords[0]) };
 
 // Decides the boundary level (0 = none, 1..3) before the statement at the lexer position, by an
 // FNV-1a hash of its first line, or of its decorator lines and the line after them. Only looks
@@ -305,7 +308,8 @@ static int boundary_level(TSLexer *lexer) {
         word[word_length++] = (char)c;
       } else {
         in_word = false;
-        if (continues_statement(word, word_length) && !(c == '_' || (c >= '0' && c <= '9'))) {
+        if (word_in(word, word_length, kClauseWords, kClauseWordCount) &&
+            !(c == '_' || (c >= '0' && c <= '9'))) {
           return 0;
         }
       }
@@ -346,23 +350,17 @@ static size_t peek_word(TSLexer *lexer, char *word, size_t capacity) {
   return length;
 }
 
-static bool word_in(const char *word, size_t length, const char *const *words, size_t count) {
-  for (size_t i = 0; i < count; i++) {
-    if (strlen(words[i]) == length && memcmp(words[i], word, length) == 0) return true;
-  }
-  return false;
-}
-
 // The next line continues a compound statement or a decorated definition (`else:`, `except`,
 // `case`, `def` after a decorator, ...): a line end before it is legitimate even though no
 // statement starts there. Advances the lexer (the caller has marked the token end).
 static bool continues_clause(TSLexer *lexer) {
-  static const char *const kWords[] = {"else", "elif", "except", "finally", "case",
-                                       "def", "class", "async"};
+  // Besides the clause keywords: `case` in a match block, and what follows a decorator.
+  static const char *const kWords[] = {"case", "def", "class", "async"};
   if (lexer->lookahead == '@') return true;
   char word[16];
   size_t length = peek_word(lexer, word, sizeof(word));
-  return word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
+  return word_in(word, length, kClauseWords, kClauseWordCount) ||
+         word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
 }
 
 // The next line starts with a keyword that only begins a statement, never continues an

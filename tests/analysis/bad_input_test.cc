@@ -9,8 +9,7 @@ namespace tvmls::analysis {
 namespace {
 
 TEST(BadInput, NulBytes) {
-  std::string text = "x = 1\n\0\0y = \"a\0b\"\n def\0\n";
-  text.assign("x = 1\n\0\0y = \"a\0b\"\n def\0\n", 23);
+  std::string text("x = 1\n\0\0y = \"a\0b\"\n def\0\n", 23);
   Document doc(text);
   auto errors = CollectSyntaxErrors(doc.Root(), doc.Text());
   EXPECT_FALSE(errors.empty());
