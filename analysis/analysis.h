@@ -1,0 +1,72 @@
+// The analysis engine's entry point: a document in, diagnostics and queries out.
+//
+// Analyzer keeps per-function results between runs. After an edit, Run() re-lowers and re-checks
+// only the functions whose syntax subtree changed (tree-sitter reuses unchanged subtrees, so
+// their node identity survives the edit), plus the callers of functions whose signature changed.
+// Results of unchanged functions are shifted to their new offsets.
+#ifndef TVMLS_ANALYSIS_ANALYSIS_H_
+#define TVMLS_ANALYSIS_ANALYSIS_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/diagnostic.h"
+#include "syntax/document.h"
+
+namespace tvmls::analysis {
+
+/// Which TVMScript dialect a file is written in. kAuto decides from the imports / printer header
+/// (`tir` vs `tirx`, `T.block` vs `T.sblock`); without either both eras are accepted.
+enum class Era { kAuto, kClassic, kCurrent };
+
+struct AnalysisOptions {
+  Era era = Era::kAuto;
+  /// Upper bound assumed for every symbolic shape variable without one (0 = none). With a bound,
+  /// a `storage-may-overflow` whose need stays within the storage up to the bound is silent.
+  int64_t assumed_upper_bound = 0;
+};
+
+/// Counters of the last Run(), for tests and benchmarks of incrementality.
+struct RunStats {
+  int functions = 0;           // functions in the file
+  int functions_analyzed = 0;  // re-lowered and re-checked in this run
+};
+
+class Analyzer {
+ public:
+  explicit Analyzer(AnalysisOptions options = {});
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+
+  /// Analyses the document's current text and tree. Call after every accepted edit.
+  void Run(const Document& doc);
+
+  /// Syntax errors and semantic diagnostics of the last run, sorted by position.
+  const std::vector<Diagnostic>& Diagnostics() const { return diagnostics_; }
+  /// True when the file contains TVMScript (an `I.ir_module` class, an `R.function` or a
+  /// `T.prim_func`). Files without TVMScript get no diagnostics at all.
+  bool HasTvmScript() const { return has_tvmscript_; }
+  const RunStats& Stats() const { return stats_; }
+
+  /// The semantic model of the last run (model/model.h), for queries.
+  const struct FileModel* Model() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  AnalysisOptions options_;
+  std::vector<Diagnostic> diagnostics_;
+  bool has_tvmscript_ = false;
+  RunStats stats_;
+};
+
+/// One-shot convenience: parse and analyse a text.
+std::vector<Diagnostic> AnalyzeText(const std::string& text, const AnalysisOptions& options = {});
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_ANALYSIS_H_

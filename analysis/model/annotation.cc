@@ -1,0 +1,286 @@
+#include "model/annotation.h"
+
+#include "model/syntax_util.h"
+
+namespace tvmls::analysis {
+
+namespace {
+
+using types::StructInfo;
+
+bool IsDTypeName(const std::string& s) { return types::IsKnownDType(s); }
+
+// The callee path of a call or the path of a bare attribute.
+std::optional<std::vector<std::string>> HeadPath(TSNode n, std::string_view text, TSNode* call) {
+  n = Unparen(n);
+  *call = TSNode{};
+  if (Is(n, "call")) {
+    *call = n;
+    return DottedPath(Field(n, "function"), text);
+  }
+  if (Is(n, "subscript")) {  // deprecated R.Tensor[(2, 3), "float32"]
+    *call = n;
+    return DottedPath(Field(n, "value"), text);
+  }
+  return DottedPath(n, text);
+}
+
+// Positional and keyword arguments of a call or of an old-style subscript annotation.
+CallArgs AnnotationArgs(TSNode call, std::string_view text) {
+  if (Is(call, "call")) return ArgsOf(call, text);
+  CallArgs args;
+  for (TSNode c : NamedChildren(call)) {
+    if (ts_node_eq(c, Field(call, "value")) || Is(c, "comment")) continue;
+    args.positional.push_back(c);
+  }
+  if (args.positional.size() == 1 && Is(args.positional[0], "tuple")) {
+    std::vector<TSNode> inner;
+    for (TSNode c : NamedChildren(args.positional[0])) {
+      if (!Is(c, "comment")) inner.push_back(c);
+    }
+    args.positional = inner;
+  }
+  return args;
+}
+
+}  // namespace
+
+bool IsAlias(const std::set<std::string>& aliases, const std::vector<std::string>& path) {
+  return !path.empty() && aliases.count(path[0]) > 0;
+}
+
+std::optional<std::string> DTypeOf(TSNode node, std::string_view text, const Aliases& aliases) {
+  node = Unparen(node);
+  if (auto s = StringValue(node, text)) return *s;
+  if (auto path = DottedPath(node, text)) {
+    if (path->size() == 2 && IsAlias(aliases.tir, *path) && IsDTypeName((*path)[1])) {
+      return (*path)[1];
+    }
+  }
+  if (Is(node, "call")) {  // R.dtype("float32")
+    auto path = DottedPath(Field(node, "function"), text);
+    if (path && path->size() == 2 && IsAlias(aliases.relax, *path) && (*path)[1] == "dtype") {
+      CallArgs args = ArgsOf(node, text);
+      if (args.positional.size() == 1) return StringValue(args.positional[0], text);
+    }
+  }
+  return std::nullopt;
+}
+
+arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
+  node = Unparen(node);
+  std::string_view text = ctx.text;
+  auto opaque = [&]() { return arith::Expr::Opaque(std::string(TextOf(node, text))); };
+  if (auto v = IntValue(node, text)) return arith::Expr(*v);
+  if (Is(node, "identifier")) {
+    std::string name(TextOf(node, text));
+    if (ctx.on_var) ctx.on_var(name, RangeOf(node), false);
+    return arith::Expr::Var(name);
+  }
+  if (Is(node, "string")) {
+    auto s = StringValue(node, text);
+    if (!s) return opaque();
+    auto e = arith::ParseExpr(*s);
+    if (!e) return opaque();
+    if (ctx.on_var) {
+      std::set<std::string> vars;
+      e->CollectVars(&vars);
+      for (const std::string& v : vars) ctx.on_var(v, RangeOf(node), true);
+    }
+    return *e;
+  }
+  if (Is(node, "unary_operator")) {
+    std::string_view op = TextOf(Field(node, "operator"), text);
+    arith::Expr a = LowerDim(Field(node, "argument"), ctx);
+    if (op == "-") return -a;
+    if (op == "+") return a;
+    return opaque();
+  }
+  if (Is(node, "binary_operator")) {
+    std::string_view op = TextOf(Field(node, "operator"), text);
+    arith::Expr a = LowerDim(Field(node, "left"), ctx);
+    arith::Expr b = LowerDim(Field(node, "right"), ctx);
+    if (op == "+") return a + b;
+    if (op == "-") return a - b;
+    if (op == "*") return a * b;
+    if (op == "//") return arith::Expr::FloorDiv(a, b);
+    if (op == "%") return arith::Expr::FloorMod(a, b);
+    return opaque();
+  }
+  if (Is(node, "call")) {
+    auto path = DottedPath(Field(node, "function"), text);
+    CallArgs args = ArgsOf(node, text);
+    if (path && path->size() == 2 && IsAlias(ctx.aliases->tir, *path)) {
+      const std::string& f = (*path)[1];
+      if (IsDTypeName(f) && args.positional.size() == 1 && args.keywords.empty()) {
+        return LowerDim(args.positional[0], ctx);
+      }
+      if (args.positional.size() == 2) {
+        arith::Expr a = LowerDim(args.positional[0], ctx);
+        arith::Expr b = LowerDim(args.positional[1], ctx);
+        if (f == "min") return arith::Expr::Min(a, b);
+        if (f == "max") return arith::Expr::Max(a, b);
+        if (f == "floordiv") return arith::Expr::FloorDiv(a, b);
+        if (f == "floormod") return arith::Expr::FloorMod(a, b);
+      }
+    }
+  }
+  return opaque();
+}
+
+std::optional<std::vector<arith::Expr>> LowerDims(TSNode node, AnnotationContext& ctx,
+                                                  std::vector<TextRange>* dim_ranges,
+                                                  bool allow_scalar) {
+  node = Unparen(node);
+  if (Is(node, "tuple") || Is(node, "list")) {
+    std::vector<arith::Expr> dims;
+    for (TSNode c : NamedChildren(node)) {
+      if (Is(c, "comment")) continue;
+      if (Is(c, "list_splat")) return std::nullopt;
+      dims.push_back(LowerDim(c, ctx));
+      if (dim_ranges) dim_ranges->push_back(RangeOf(c));
+    }
+    return dims;
+  }
+  if (allow_scalar && (Is(node, "integer") || Is(node, "identifier") ||
+                       Is(node, "binary_operator"))) {
+    if (dim_ranges) dim_ranges->push_back(RangeOf(node));
+    return std::vector<arith::Expr>{LowerDim(node, ctx)};
+  }
+  return std::nullopt;
+}
+
+types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
+  std::string_view text = ctx.text;
+  node = Unparen(node);
+  if (Is(node, "list") || Is(node, "tuple")) {  // out_sinfo=[A, B]
+    std::vector<StructInfo> fields;
+    for (TSNode c : NamedChildren(node)) {
+      if (Is(c, "comment")) continue;
+      fields.push_back(LowerAnnotation(c, ctx));
+    }
+    return StructInfo::Tuple(std::move(fields));
+  }
+  TSNode call;
+  auto path = HeadPath(node, text, &call);
+  if (!path || path->size() != 2) return StructInfo::Unknown();
+  if (IsAlias(ctx.aliases->tir, *path) && IsDTypeName((*path)[1]) && ts_node_is_null(call)) {
+    return StructInfo::Prim((*path)[1]);  // tirx printer: T.float32 inside tuples
+  }
+  if (!IsAlias(ctx.aliases->relax, *path)) return StructInfo::Unknown();
+  const std::string& head = (*path)[1];
+  CallArgs args;
+  if (!ts_node_is_null(call)) args = AnnotationArgs(call, text);
+  if (args.splat) return StructInfo::Unknown();
+
+  if (head == "Object" || head == "Any") return StructInfo::Object();
+  if (head == "Tensor") {
+    StructInfo info = StructInfo::TensorNdim(-1, "");
+    TSNode shape = TSNode{}, dtype = TSNode{}, ndim = TSNode{};
+    size_t next = 0;
+    if (!args.positional.empty()) {
+      TSNode first = Unparen(args.positional[0]);
+      if (Is(first, "string") && args.positional.size() == 1) {
+        dtype = first;  // R.Tensor("float32")
+        next = 1;
+      } else {
+        shape = first;
+        next = 1;
+      }
+    }
+    if (next < args.positional.size()) dtype = args.positional[next++];
+    if (next < args.positional.size()) ndim = args.positional[next++];
+    if (TSNode k = Keyword(args, "shape"); !ts_node_is_null(k)) shape = k;
+    if (TSNode k = Keyword(args, "dtype"); !ts_node_is_null(k)) dtype = k;
+    if (TSNode k = Keyword(args, "ndim"); !ts_node_is_null(k)) ndim = k;
+    if (TSNode k = Keyword(args, "vdevice"); !ts_node_is_null(k)) {
+      if (auto v = StringValue(k, text)) info.vdevice = *v;
+    }
+    if (!ts_node_is_null(dtype) && !Is(Unparen(dtype), "none")) {
+      auto d = DTypeOf(dtype, text, *ctx.aliases);
+      if (!d) return StructInfo::Unknown();
+      info.dtype = *d;
+    }
+    if (!ts_node_is_null(ndim)) {
+      auto v = IntValue(ndim, text);
+      if (!v) return StructInfo::Unknown();
+      info.ndim = static_cast<int>(*v);
+    }
+    if (!ts_node_is_null(shape) && !Is(Unparen(shape), "none")) {
+      TSNode s = Unparen(shape);
+      if (auto dims = LowerDims(s, ctx)) {
+        info.ndim = static_cast<int>(dims->size());
+        info.values = std::move(*dims);
+      } else if (Is(s, "identifier")) {
+        info.shape_var = std::string(TextOf(s, text));
+      } else {
+        return StructInfo::Unknown();
+      }
+    }
+    return info;
+  }
+  if (head == "Shape") {
+    if (ts_node_is_null(call)) return StructInfo::ShapeNdim(-1);
+    TSNode values = args.positional.empty() ? Keyword(args, "values") : args.positional[0];
+    if (!ts_node_is_null(values) && !Is(Unparen(values), "none")) {
+      auto dims = LowerDims(values, ctx);
+      if (!dims) return StructInfo::Unknown();
+      return StructInfo::Shape(std::move(*dims));
+    }
+    TSNode ndim = args.positional.size() > 1 ? args.positional[1] : Keyword(args, "ndim");
+    if (!ts_node_is_null(ndim)) {
+      auto v = IntValue(ndim, text);
+      if (!v) return StructInfo::Unknown();
+      return StructInfo::ShapeNdim(static_cast<int>(*v));
+    }
+    return StructInfo::ShapeNdim(-1);
+  }
+  if (head == "Tuple") {
+    std::vector<StructInfo> fields;
+    std::vector<TSNode> items = args.positional;
+    if (items.size() == 1 && (Is(Unparen(items[0]), "list") || Is(Unparen(items[0]), "tuple"))) {
+      items = NamedChildren(Unparen(items[0]));
+    }
+    for (TSNode c : items) {
+      if (Is(c, "comment")) continue;
+      fields.push_back(LowerAnnotation(c, ctx));
+    }
+    return StructInfo::Tuple(std::move(fields));
+  }
+  if (head == "Prim") {
+    StructInfo info = StructInfo::Prim("");
+    TSNode dtype = args.positional.empty() ? Keyword(args, "dtype") : args.positional[0];
+    if (!ts_node_is_null(dtype)) {
+      auto d = DTypeOf(dtype, text, *ctx.aliases);
+      if (!d) return StructInfo::Unknown();
+      info.dtype = *d;
+    }
+    if (TSNode v = Keyword(args, "value"); !ts_node_is_null(v)) {
+      info.prim_value = LowerDim(v, ctx);
+      if (info.dtype.empty()) info.dtype = "int64";
+    }
+    return info;
+  }
+  if (head == "Callable") {
+    std::optional<std::vector<StructInfo>> params;
+    StructInfo ret = StructInfo::Unknown();
+    bool pure = true;
+    if (!args.positional.empty()) {
+      TSNode p = Unparen(args.positional[0]);
+      if (Is(p, "tuple") || Is(p, "list")) {
+        params.emplace();
+        for (TSNode c : NamedChildren(p)) {
+          if (!Is(c, "comment")) params->push_back(LowerAnnotation(c, ctx));
+        }
+      }
+    }
+    if (args.positional.size() > 1) ret = LowerAnnotation(args.positional[1], ctx);
+    TSNode purity = args.positional.size() > 2 ? args.positional[2] : Keyword(args, "purity");
+    if (!ts_node_is_null(purity) && Is(purity, "false")) pure = false;
+    if (!params) pure = !ts_node_is_null(purity) && Is(purity, "true");
+    return StructInfo::Callable(std::move(params), std::move(ret), pure);
+  }
+  return StructInfo::Unknown();
+}
+
+}  // namespace tvmls::analysis

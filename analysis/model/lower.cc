@@ -1,0 +1,35 @@
+#include "model/lower.h"
+
+#include "model/lower_internal.h"
+#include "model/syntax_util.h"
+
+namespace tvmls::analysis {
+
+std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
+                                              const Aliases& aliases, bool is_prim) {
+  auto fn = std::make_shared<FunctionModel>();
+  fn->kind = is_prim ? FunctionModel::Kind::kPrim : FunctionModel::Kind::kRelax;
+  uint32_t base = ts_node_start_byte(def);
+  TSNode func = Is(def, "decorated_definition") ? Field(def, "definition") : def;
+  TSNode name = Field(func, "name");
+  fn->name = std::string(TextOf(name, text));
+  fn->range = {0, ts_node_end_byte(def) - base};
+  if (!ts_node_is_null(name)) fn->name_range = {ts_node_start_byte(name) - base, ts_node_end_byte(name) - base};
+  if (is_prim) {
+    LowerPrimSignature(def, text, aliases, fn.get());
+  } else {
+    LowerRelaxSignature(def, text, aliases, fn.get());
+  }
+  return fn;
+}
+
+void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
+  fn->cross_refs.clear();
+  if (fn->kind == FunctionModel::Kind::kPrim) {
+    LowerPrimBody(def, text, *ctx.aliases, fn);
+  } else {
+    LowerRelaxBody(def, text, ctx, fn);
+  }
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,532 @@
+// PrimFunc lowering: parameters, buffers (parameter annotations, match_buffer, alloc_buffer,
+// decl_buffer, T.Buffer), buffer accesses; checks invalid-axis-separators, buffer-index-arity and
+// buffer-index-out-of-bounds.
+#include <algorithm>
+
+#include "model/annotation.h"
+#include "model/lower.h"
+#include "model/lower_internal.h"
+#include "model/syntax_util.h"
+
+namespace tvmls::analysis {
+
+namespace {
+
+// Positional index of `dtype` per buffer-creating function (match_buffer takes the param first).
+struct BufferCtor {
+  const char* name;
+  BufferDecl::Origin origin;
+  int shape_pos;
+  int dtype_pos;
+  int scope_pos;
+};
+constexpr BufferCtor kBufferCtors[] = {
+    {"match_buffer", BufferDecl::Origin::kMatchBuffer, 1, 2, 6},
+    {"alloc_buffer", BufferDecl::Origin::kAllocBuffer, 0, 1, 5},
+    {"sblock_alloc_buffer", BufferDecl::Origin::kAllocBuffer, 0, 1, 5},
+    {"decl_buffer", BufferDecl::Origin::kDeclBuffer, 0, 1, 5},
+    {"Buffer", BufferDecl::Origin::kBufferCtor, 0, 1, 5},
+    {"buffer", BufferDecl::Origin::kBufferCtor, 0, 1, 5},
+    {"buffer_decl", BufferDecl::Origin::kBufferCtor, 0, 1, 5},
+};
+
+const BufferCtor* FindCtor(const std::string& name) {
+  for (const BufferCtor& c : kBufferCtors) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+class PrimLowering {
+ public:
+  PrimLowering(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn)
+      : text_(text), aliases_(aliases), fn_(fn), base_(ts_node_start_byte(def)) {
+    ctx_.text = text;
+    ctx_.aliases = &aliases;
+    func_ = Is(def, "decorated_definition") ? Field(def, "definition") : def;
+  }
+
+  void Signature() {
+    PrimSignature& sig = fn_->prim;
+    TSNode params = Field(func_, "parameters");
+    for (TSNode p : NamedChildren(params)) {
+      if (Is(p, "comment")) continue;
+      PrimSignature::Param param;
+      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
+      param.name = std::string(TextOf(name, text_));
+      param.name_range = Rel(name);
+      TSNode ann = Field(p, "annotation");
+      if (Is(p, "typed_parameter") && !ts_node_is_null(ann)) {
+        ClassifyParam(ann, &param);
+      } else {
+        sig.complete = false;
+      }
+      sig.params.push_back(param);
+    }
+    // The prologue: match_buffer calls binding handle parameters.
+    TSNode body = Field(func_, "body");
+    for (TSNode stmt : NamedChildren(body)) {
+      TSNode call, target;
+      if (!AssignedCall(stmt, &target, &call)) continue;
+      auto path = DottedPath(Field(call, "function"), text_);
+      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) ||
+          (*path)[1] != "match_buffer") {
+        continue;
+      }
+      CallArgs args = ArgsOf(call, text_);
+      TSNode param = args.positional.empty() ? Keyword(args, "param") : args.positional[0];
+      if (!Is(param, "identifier")) continue;
+      std::string pname(TextOf(param, text_));
+      for (PrimSignature::Param& p : sig.params) {
+        if (p.name == pname && p.kind == PrimSignature::Param::Kind::kHandle) {
+          BufferDecl decl = MakeBuffer(target, call, args, *FindCtor("match_buffer"));
+          p.buffer = static_cast<int>(sig.buffers.size());
+          sig.buffers.push_back(std::move(decl));
+        }
+      }
+    }
+    // Hash of what callers see.
+    std::string canon;
+    for (const PrimSignature::Param& p : sig.params) {
+      canon += p.name + ":" + std::to_string(static_cast<int>(p.kind)) + p.dtype;
+      if (p.buffer >= 0) {
+        const BufferDecl& b = sig.buffers[p.buffer];
+        canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]";
+      }
+      canon += ";";
+    }
+    fn_->signature_hash = HashString(canon);
+  }
+
+  void Body() {
+    // Parameter buffers are symbols.
+    for (const PrimSignature::Param& p : fn_->prim.params) {
+      if (p.buffer >= 0) {
+        AddBufferSymbol(fn_->prim.buffers[p.buffer], /*from_param=*/true);
+      } else {
+        Symbol s;
+        s.kind = Symbol::Kind::kTirVar;
+        s.name = p.name;
+        s.definition = p.name_range;
+        s.detail = p.name + (p.dtype.empty() ? "" : ": T." + p.dtype);
+        names_[p.name] = static_cast<int>(fn_->symbols.size());
+        fn_->symbols.push_back(std::move(s));
+      }
+    }
+    fn_->prim.writes = false;
+    Walk(Field(func_, "body"));
+  }
+
+ private:
+  TextRange Rel(TSNode n) const { return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_}; }
+  TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
+
+  void ClassifyParam(TSNode ann, PrimSignature::Param* param) {
+    using Kind = PrimSignature::Param::Kind;
+    TSNode head = Unparen(ann);
+    TSNode call{};
+    if (Is(head, "call") || Is(head, "subscript")) {
+      call = head;
+      head = Is(head, "call") ? Field(head, "function") : Field(head, "value");
+    }
+    auto path = DottedPath(head, text_);
+    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) {
+      param->kind = Kind::kUnknown;
+      fn_->prim.complete = false;
+      return;
+    }
+    const std::string& f = (*path)[1];
+    if (f == "handle" || f == "Ptr" || f == "ptr") {
+      param->kind = Kind::kHandle;
+    } else if (f == "Buffer" && !ts_node_is_null(call)) {
+      param->kind = Kind::kBuffer;
+      BufferDecl decl;
+      if (Is(call, "call")) {
+        CallArgs args = ArgsOf(call, text_);
+        decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
+      } else {  // deprecated T.Buffer[(4,), "int32"]
+        CallArgs args;
+        for (TSNode c : NamedChildren(call)) {
+          if (!ts_node_eq(c, Field(call, "value")) && !Is(c, "comment")) args.positional.push_back(c);
+        }
+        decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
+      }
+      decl.name = param->name;
+      decl.name_range = param->name_range;
+      decl.origin = BufferDecl::Origin::kParam;
+      param->buffer = static_cast<int>(fn_->prim.buffers.size());
+      fn_->prim.buffers.push_back(std::move(decl));
+    } else if (types::IsKnownDType(f)) {
+      param->kind = Kind::kScalar;
+      param->dtype = f;
+    } else {
+      param->kind = Kind::kUnknown;
+      fn_->prim.complete = false;
+    }
+  }
+
+  // `B = T.match_buffer(...)` / `B: T.Buffer(...) = ...`: the target identifier and the call.
+  bool AssignedCall(TSNode stmt, TSNode* target, TSNode* call) {
+    if (Is(stmt, "expression_statement")) {
+      std::vector<TSNode> kids = NamedChildren(stmt);
+      if (kids.size() != 1 || !Is(kids[0], "assignment")) return false;
+      stmt = kids[0];
+    }
+    if (!Is(stmt, "assignment")) return false;
+    TSNode left = Field(stmt, "left"), right = Unparen(Field(stmt, "right"));
+    if (!Is(left, "identifier") || !Is(right, "call")) return false;
+    *target = left;
+    *call = right;
+    return true;
+  }
+
+  BufferDecl MakeBuffer(TSNode target, TSNode call, const CallArgs& args, const BufferCtor& ctor) {
+    BufferDecl decl;
+    decl.origin = ctor.origin;
+    if (!ts_node_is_null(target)) {
+      decl.name = std::string(TextOf(target, text_));
+      decl.name_range = Rel(target);
+    }
+    decl.decl_range = Rel(call);
+    auto arg = [&](int pos, const char* kw) -> TSNode {
+      TSNode k = Keyword(args, kw);
+      if (!ts_node_is_null(k)) return k;
+      if (pos >= 0 && pos < static_cast<int>(args.positional.size())) return args.positional[pos];
+      return TSNode{};
+    };
+    TSNode shape = arg(ctor.shape_pos, "shape");
+    if (!ts_node_is_null(shape)) {
+      decl.shape_range = Rel(shape);
+      std::vector<TextRange> dims;
+      AnnotationContext ctx = ctx_;
+      decl.shape = LowerDims(shape, ctx, &dims, /*allow_scalar=*/true);
+      for (TextRange r : dims) decl.dim_ranges.push_back(Rel(r));
+    }
+    TSNode dtype = arg(ctor.dtype_pos, "dtype");
+    if (!ts_node_is_null(dtype)) {
+      auto d = DTypeOf(dtype, text_, aliases_);
+      decl.dtype = d ? *d : "";
+    }
+    TSNode scope = arg(ctor.scope_pos, "scope");
+    if (auto s = ts_node_is_null(scope) ? std::nullopt : StringValue(scope, text_)) decl.scope = *s;
+    if (args.splat) decl.shape.reset();
+    CheckAxisSeparators(decl, args);
+    return decl;
+  }
+
+  void CheckAxisSeparators(const BufferDecl& decl, const CallArgs& args) {
+    TSNode value = Keyword(args, "axis_separators");
+    if (ts_node_is_null(value) || !decl.shape) return;
+    value = Unparen(value);
+    if (!Is(value, "list") && !Is(value, "tuple")) return;
+    std::vector<TSNode> items;
+    std::vector<int64_t> seps;
+    for (TSNode c : NamedChildren(value)) {
+      if (Is(c, "comment")) continue;
+      auto v = IntValue(c, text_);
+      if (!v) return;  // symbolic separators: unknown, silent
+      items.push_back(c);
+      seps.push_back(*v);
+    }
+    if (seps.empty()) return;
+    const int64_t rank = static_cast<int64_t>(decl.shape->size());
+    const std::string who = decl.name.empty() ? std::string("the buffer") : "buffer `" + decl.name + "`";
+    const std::string rank_text = " (rank " + std::to_string(rank) + ")";
+    TSNode keyword_node{};
+    for (TSNode k : args.keyword_nodes) {
+      if (TextOf(Field(k, "name"), text_) == "axis_separators") keyword_node = k;
+    }
+    auto related = [&]() {
+      std::vector<RelatedLocation> out;
+      if (!decl.shape_range.empty()) {
+        out.push_back({decl.shape_range, who + " has shape " + types::PrintShape(*decl.shape)});
+      }
+      return out;
+    };
+    // Errors: the constructor's rule (v0.18+): non-negative, non-decreasing, <= rank.
+    bool error = false;
+    for (size_t i = 0; i < seps.size(); ++i) {
+      std::string msg;
+      if (seps[i] < 0) {
+        msg = "axis_separators[" + std::to_string(i) + "] = " + std::to_string(seps[i]) +
+              " is negative; separators must be within 0.." + std::to_string(rank) + rank_text;
+      } else if (seps[i] > rank) {
+        msg = "axis_separators[" + std::to_string(i) + "] = " + std::to_string(seps[i]) +
+              " is beyond the rank of " + who + rank_text +
+              "; separators must be non-decreasing and within 0.." + std::to_string(rank);
+      } else if (i > 0 && seps[i] < seps[i - 1]) {
+        msg = "axis_separators must be non-decreasing, but axis_separators[" +
+              std::to_string(i - 1) + "] = " + std::to_string(seps[i - 1]) + " > axis_separators[" +
+              std::to_string(i) + "] = " + std::to_string(seps[i]);
+      }
+      if (msg.empty()) continue;
+      error = true;
+      Diagnostic d;
+      d.range = Rel(items[i]);
+      d.severity = Severity::kError;
+      d.code = "invalid-axis-separators";
+      d.message = msg;
+      d.related = related();
+      d.fixes = SeparatorFixes(seps, rank, items, value, keyword_node, i > 0 && seps[i] < seps[i - 1] &&
+                                                                             seps[i] >= 0 && seps[i] <= rank);
+      fn_->diagnostics.push_back(std::move(d));
+    }
+    if (error) return;
+    // Warnings: legal since v0.18 but a physical axis is left without logical axes.
+    for (size_t i = 0; i < seps.size(); ++i) {
+      std::string msg;
+      if (i == 0 && seps[0] == 0) {
+        msg = "axis_separators[0] = 0 leaves the first physical axis of " + who +
+              " without input axes; TVM <= 0.17 rejects this in FlattenBuffer, newer TVM makes an "
+              "extent-1 axis";
+      } else if (i > 0 && seps[i] == seps[i - 1]) {
+        msg = "axis_separators[" + std::to_string(i) + "] repeats " + std::to_string(seps[i]) +
+              ", leaving a physical axis of " + who + " without input axes";
+      } else if (i + 1 == seps.size() && seps[i] == rank) {
+        msg = "separator " + std::to_string(seps[i]) + " leaves the last physical axis of " + who +
+              rank_text +
+              " without input axes; TVM <= 0.17 fails in FlattenBuffer ('Last output axis must "
+              "contain at least one input axis'), newer TVM produces an extent-1 axis";
+      }
+      if (msg.empty()) continue;
+      Diagnostic d;
+      d.range = Rel(items[i]);
+      d.severity = Severity::kWarning;
+      d.code = "invalid-axis-separators";
+      d.message = msg;
+      d.related = related();
+      d.fixes = SeparatorFixes(seps, rank, items, value, keyword_node, false);
+      fn_->diagnostics.push_back(std::move(d));
+    }
+  }
+
+  // Fixes: keep only separators strictly inside (0, rank), increasing; or sort (decreasing case).
+  std::vector<Fix> SeparatorFixes(const std::vector<int64_t>& seps, int64_t rank,
+                                  const std::vector<TSNode>& items, TSNode list, TSNode keyword,
+                                  bool offer_sort) {
+    (void)items;
+    std::vector<Fix> fixes;
+    auto print = [&](const std::vector<int64_t>& v) {
+      std::string s = "[";
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+      return s + "]";
+    };
+    if (offer_sort) {
+      std::vector<int64_t> sorted = seps;
+      std::sort(sorted.begin(), sorted.end());
+      Fix f;
+      f.title = "Sort axis_separators to " + print(sorted);
+      f.preferred = true;
+      f.edits.push_back({Rel(list), print(sorted)});
+      fixes.push_back(std::move(f));
+    }
+    std::vector<int64_t> kept;
+    for (int64_t s : seps) {
+      if (s > 0 && s < rank && (kept.empty() || s > kept.back())) kept.push_back(s);
+    }
+    Fix drop;
+    drop.preferred = !offer_sort;
+    if (kept.empty() && !ts_node_is_null(keyword)) {
+      drop.title = "Remove axis_separators";
+      // Delete `, axis_separators=[...]` including the comma before it.
+      uint32_t begin = ts_node_start_byte(keyword), end = ts_node_end_byte(keyword);
+      uint32_t b = begin;
+      while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\n' || text_[b - 1] == '\t')) --b;
+      if (b > 0 && text_[b - 1] == ',') {
+        begin = b - 1;
+      } else {
+        // First argument: delete the comma after it instead.
+        uint32_t e = end;
+        while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\n' || text_[e] == '\t')) ++e;
+        if (e < text_.size() && text_[e] == ',') {
+          end = e + 1;
+          while (end < text_.size() && text_[end] == ' ') ++end;
+        }
+      }
+      drop.edits.push_back({Rel(TextRange{begin, end}), ""});
+    } else {
+      drop.title = "Drop the offending axis separators: " + print(kept);
+      drop.edits.push_back({Rel(list), print(kept)});
+    }
+    fixes.push_back(std::move(drop));
+    return fixes;
+  }
+
+  void AddBufferSymbol(const BufferDecl& b, bool from_param) {
+    (void)from_param;
+    if (b.name.empty()) return;
+    Symbol s;
+    s.kind = Symbol::Kind::kBuffer;
+    s.name = b.name;
+    s.definition = b.name_range;
+    s.detail = b.name + ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" +
+               b.dtype + "\"" + (b.scope != "global" ? ", scope=\"" + b.scope + "\"" : "") + ")";
+    buffers_[b.name] = static_cast<int>(fn_->symbols.size());
+    buffer_decls_[b.name] = b;
+    fn_->symbols.push_back(std::move(s));
+  }
+
+  // Walks the body: buffer declarations, accesses, stores.
+  void Walk(TSNode node) {
+    if (ts_node_is_null(node)) return;
+    ForEachNode(node, [&](TSNode n) { return Visit(n); });
+  }
+
+  // Returns whether to descend into n.
+  bool Visit(TSNode n) {
+    if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
+      TSNode left = Field(n, "left");
+      if (Is(left, "subscript") && buffers_.count(std::string(TextOf(Field(left, "value"), text_)))) {
+        fn_->prim.writes = true;
+      }
+      TSNode target, call;
+      if (Is(n, "assignment") && AssignedCall(n, &target, &call)) DeclareFromCall(target, call);
+    } else if (Is(n, "call")) {
+      auto path = DottedPath(Field(n, "function"), text_);
+      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path)) {
+        const BufferCtor* ctor = FindCtor((*path)[1]);
+        if (ctor != nullptr && !declared_calls_.count(ts_node_start_byte(n)) &&
+            ctor->origin != BufferDecl::Origin::kMatchBuffer) {
+          CallArgs args = ArgsOf(n, text_);
+          MakeBuffer(TSNode{}, n, args, *ctor);
+        }
+      }
+    } else if (Is(n, "subscript")) {
+      CheckAccess(n);
+    } else if (Is(n, "identifier")) {
+      std::string name(TextOf(n, text_));
+      auto it = buffers_.find(name);
+      if (it != buffers_.end()) {
+        TextRange r = Rel(n);
+        Symbol& s = fn_->symbols[it->second];
+        if (r != s.definition) s.references.push_back(r);
+      }
+      return false;
+    }
+    return true;
+  }
+
+  void DeclareFromCall(TSNode target, TSNode call) {
+    auto path = DottedPath(Field(call, "function"), text_);
+    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return;
+    const BufferCtor* ctor = FindCtor((*path)[1]);
+    if (ctor == nullptr) return;
+    std::string name(TextOf(target, text_));
+    declared_calls_.insert(ts_node_start_byte(call));
+    // Parameter buffers bound by match_buffer were made by Signature().
+    for (const BufferDecl& b : fn_->prim.buffers) {
+      if (b.name == name && b.decl_range == Rel(call)) {
+        if (!buffers_.count(name)) AddBufferSymbol(b, true);
+        return;
+      }
+    }
+    CallArgs args = ArgsOf(call, text_);
+    if (ctor->origin == BufferDecl::Origin::kMatchBuffer) {
+      // match_buffer of a region inside a block: shape is the second argument.
+    }
+    BufferDecl decl = MakeBuffer(target, call, args, *ctor);
+    AddBufferSymbol(decl, false);
+  }
+
+  void CheckAccess(TSNode sub) {
+    TSNode value = Field(sub, "value");
+    if (!Is(value, "identifier")) return;
+    std::string name(TextOf(value, text_));
+    auto it = buffer_decls_.find(name);
+    if (it == buffer_decls_.end() || !it->second.shape) return;
+    const BufferDecl& b = it->second;
+    std::vector<TSNode> indices;
+    TSTreeCursor c = ts_tree_cursor_new(sub);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      do {
+        const char* field = ts_tree_cursor_current_field_name(&c);
+        if (field != nullptr && std::string_view(field) == "subscript") {
+          indices.push_back(ts_tree_cursor_current_node(&c));
+        }
+      } while (ts_tree_cursor_goto_next_sibling(&c));
+    }
+    ts_tree_cursor_delete(&c);
+    // A[()] is a 0-d access; a single tuple index `A[(i, j)]` spreads.
+    if (indices.size() == 1 && Is(Unparen(indices[0]), "tuple")) {
+      TSNode t = Unparen(indices[0]);
+      indices.clear();
+      for (TSNode k : NamedChildren(t)) {
+        if (!Is(k, "comment")) indices.push_back(k);
+      }
+    }
+    for (TSNode i : indices) {
+      if (Is(i, "list_splat")) return;
+    }
+    const size_t rank = b.shape->size();
+    TextRange index_range{ts_node_start_byte(indices.empty() ? sub : indices.front()),
+                          ts_node_end_byte(indices.empty() ? sub : indices.back())};
+    if (indices.size() != rank) {
+      // A 1-index access to a multi-dim buffer is the flattened form only for T.Buffer aliases
+      // with data=...; TVM rejects it for buffers of other rank.
+      Diagnostic d;
+      d.range = Rel(index_range);
+      d.severity = Severity::kError;
+      d.code = "buffer-index-arity";
+      d.message = "buffer `" + name + "` has " + std::to_string(rank) + " dimension" +
+                  (rank == 1 ? "" : "s") + " but is indexed with " + std::to_string(indices.size()) +
+                  " ind" + (indices.size() == 1 ? "ex" : "ices");
+      if (!b.name_range.empty()) {
+        d.related.push_back({b.shape_range.empty() ? b.name_range : b.shape_range,
+                             "`" + name + "` declared with shape " + types::PrintShape(*b.shape)});
+      }
+      fn_->diagnostics.push_back(std::move(d));
+      return;
+    }
+    for (size_t k = 0; k < rank; ++k) {
+      auto idx = IntValue(indices[k], text_);
+      auto dim = (*b.shape)[k].AsConst();
+      if (!idx || !dim) continue;
+      if (*idx >= 0 && *idx < *dim) continue;
+      Diagnostic d;
+      d.range = Rel(indices[k]);
+      d.severity = Severity::kError;
+      d.code = "buffer-index-out-of-bounds";
+      d.message = "index " + std::to_string(*idx) + " is out of bounds for dimension " +
+                  std::to_string(k) + " of buffer `" + name + "` (extent " + std::to_string(*dim) + ")";
+      if (!b.shape_range.empty()) {
+        d.related.push_back({b.shape_range, "`" + name + "` declared with shape " +
+                                                types::PrintShape(*b.shape)});
+      }
+      fn_->diagnostics.push_back(std::move(d));
+    }
+  }
+
+  std::string_view text_;
+  const Aliases& aliases_;
+  FunctionModel* fn_;
+  uint32_t base_;
+  TSNode func_;
+  AnnotationContext ctx_;
+  std::map<std::string, int> names_;
+  std::map<std::string, int> buffers_;
+  std::map<std::string, BufferDecl> buffer_decls_;
+  std::set<uint32_t> declared_calls_;
+};
+
+}  // namespace
+
+void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
+                        FunctionModel* fn) {
+  PrimLowering(def, text, aliases, fn).Signature();
+}
+
+void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn) {
+  fn->symbols.clear();
+  fn->diagnostics.clear();
+  // Signature diagnostics (axis separators on parameters) are produced again by a fresh run.
+  PrimSignature saved = fn->prim;
+  uint64_t hash = fn->signature_hash;
+  fn->prim = PrimSignature{};
+  PrimLowering lowering(def, text, aliases, fn);
+  lowering.Signature();
+  fn->signature_hash = hash;
+  lowering.Body();
+  (void)saved;
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,1741 @@
+// Relax function lowering and checks.
+//
+// One pass over the body in program order, as TVM's parser does: bindings get struct info from
+// the op registry (ops/registry.h) or from their annotation, dataflow blocks scope their
+// variables, facts (arith/facts.h) accumulate from shape variables, attributes and asserts. The
+// checks run at the statement they concern: storage overflow, purity, annotations, call_tir
+// against the callee's buffers, op inference conflicts, well-formedness.
+#include <algorithm>
+#include <cstring>
+
+#include "model/annotation.h"
+#include "model/lower.h"
+#include "model/lower_internal.h"
+#include "model/syntax_util.h"
+#include "ops/registry.h"
+
+namespace tvmls::analysis {
+
+namespace {
+
+using types::StructInfo;
+
+// Names under the Relax alias that are not operators (annotations, frames, helpers).
+constexpr const char* kNonOps[] = {
+    "Tensor", "Shape", "Tuple", "Object", "Any", "Prim", "Callable", "DTensor", "function",
+    "macro", "dataflow", "output", "func_attr", "match_cast", "ExternFunc", "func_ret_struct_info",
+    "func_ret_type", "func_ret_ty", "func_ret_value", "emit", "emit_with_sinfo", "emit_with_type",
+    "emit_with_ty", "emit_var_binding", "emit_match_cast", "arg", "func_name", "device", "cpu",
+    "cuda", "vdevice", "dist", "rewriter", "pyfunc", "prim_func", "If", "Then", "Else", "seq_expr",
+    "bind", "Var", "DataflowVar", "is_dtype", "func_is_pure"};
+
+constexpr const char* kPythonBuiltins[] = {
+    "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print",
+    "min", "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type",
+    "object", "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all",
+    "round", "pow", "divmod", "slice", "id", "hash", "iter", "next", "open", "repr", "format",
+    "chr", "ord", "bytes", "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError",
+    "NotImplementedError", "KeyError", "IndexError", "AssertionError", "__name__", "__file__",
+    "metadata", "tvm", "np", "numpy", "pytest", "self"};
+
+bool InList(const char* const* list, size_t n, const std::string& s) {
+  for (size_t i = 0; i < n; ++i) {
+    if (s == list[i]) return true;
+  }
+  return false;
+}
+template <size_t N>
+bool InList(const char* const (&list)[N], const std::string& s) {
+  return InList(list, N, s);
+}
+
+std::string Quote(const std::string& s) { return "`" + s + "`"; }
+
+bool IsStructInfoParam(const char* name) {
+  return std::strcmp(name, "out_sinfo") == 0 || std::strcmp(name, "sinfo_args") == 0 ||
+         std::strcmp(name, "out_ty") == 0 || std::strcmp(name, "ty_args") == 0;
+}
+
+class RelaxLowering {
+ public:
+  RelaxLowering(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn,
+                const ModuleContext* ctx)
+      : text_(text), aliases_(aliases), fn_(fn), ctx_(ctx), base_(ts_node_start_byte(def)) {
+    def_ = def;
+    func_ = Is(def, "decorated_definition") ? Field(def, "definition") : def;
+    print_.current_era = aliases.current_era_printing();
+  }
+
+  void Signature() {
+    RelaxSignature& sig = fn_->relax;
+    ReadDecorator();
+    TSNode params = Field(func_, "parameters");
+    std::string canon = sig.pure ? "pure;" : "impure;";
+    for (TSNode p : NamedChildren(params)) {
+      if (Is(p, "comment")) continue;
+      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
+      TSNode ann = Field(p, "annotation");
+      sig.param_names.emplace_back(TextOf(name, text_));
+      StructInfo info = StructInfo::Unknown();
+      if (!ts_node_is_null(ann)) {
+        AnnotationContext actx = AnnCtx(true);
+        info = LowerAnnotation(ann, actx);
+      } else {
+        sig.complete = false;
+      }
+      canon += sig.param_names.back() + ":" + types::Print(info) + ";";
+      sig.params.push_back(std::move(info));
+    }
+    TSNode ret = Field(func_, "return_type");
+    if (!ts_node_is_null(ret)) {
+      AnnotationContext actx = AnnCtx(true);
+      sig.ret = LowerAnnotation(ret, actx);
+    }
+    canon += "->" + types::Print(sig.ret);
+    fn_->signature_hash = HashString(canon);
+  }
+
+  void Body() {
+    fn_->diagnostics.clear();
+    fn_->symbols.clear();
+    fn_->hovers.clear();
+    fn_->inlays.clear();
+    fn_->dependencies.clear();
+    fn_->calls.clear();
+    const RelaxSignature& sig = fn_->relax;
+    pure_ = sig.pure;
+    // Parameters: variables, and the symbolic variables their annotations define.
+    TSNode params = Field(func_, "parameters");
+    size_t index = 0;
+    for (TSNode p : NamedChildren(params)) {
+      if (Is(p, "comment")) continue;
+      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
+      TSNode ann = Field(p, "annotation");
+      if (!ts_node_is_null(ann)) {
+        AnnotationContext actx = AnnCtx(true);
+        actx.on_var = [&](const std::string& v, TextRange where, bool) { DefineSymVar(v, where, true); };
+        LowerAnnotation(ann, actx);
+      }
+      StructInfo info = index < sig.params.size() ? sig.params[index] : StructInfo::Unknown();
+      ++index;
+      if (info.kind == types::Kind::kPrim && info.dtype.find("int") != std::string::npos &&
+          !info.prim_value) {
+        DefineSymVar(std::string(TextOf(name, text_)), Rel(name), true);  // n: R.Prim("int64")
+      }
+      Define(name, info, Symbol::Kind::kRelaxParam, /*annotated=*/true);
+    }
+    TSNode ret = Field(func_, "return_type");
+    if (!ts_node_is_null(ret)) {
+      AnnotationContext actx = AnnCtx(true);
+      actx.on_var = [&](const std::string& v, TextRange where, bool) { DefineSymVar(v, where, true); };
+      LowerAnnotation(ret, actx);
+    }
+    TSNode body = Field(func_, "body");
+    PrescanNames(body);
+    saw_return_ = false;
+    Block(body);
+    if (!saw_return_ && !ts_node_is_null(body) && ts_node_named_child_count(body) > 0) {
+      TSNode name = Field(func_, "name");
+      Report(name, Severity::kError, "missing-return",
+             "Relax function " + Quote(fn_->name) + " has no return statement; a Relax function "
+             "must return a value");
+    }
+  }
+
+ private:
+  struct VarEntry {
+    StructInfo info;
+    bool dataflow = false;
+    bool constant = false;
+    int symbol = -1;
+    int storage = -1;
+  };
+  struct SymVar {
+    TextRange def;
+    std::string dtype = "int64";
+    bool bound = false;  // defined by the signature or a match_cast
+    int symbol = -1;
+  };
+  struct Storage {
+    std::string name;
+    std::optional<arith::Expr> bytes;
+    TSNode size_node{};
+    bool memory_op = true;  // R.memory (size in bytes) vs R.vm (shape x dtype)
+    int tensors = 0;
+  };
+  struct Value {
+    StructInfo info = StructInfo::Unknown();
+    ops::Literal literal;
+    bool constant = false;
+    std::string var;
+    int storage = -1;
+  };
+  struct DataflowState {
+    TSNode with_stmt{};
+    TSNode output_call{};
+    std::vector<std::string> bound;  // names bound in the block, in order
+    std::set<std::string> outputs;
+  };
+  struct Escaped {
+    TextRange def;
+    TSNode output_call{};
+  };
+  struct PendingStorageFix {
+    size_t diagnostic;
+    int storage;
+    arith::Expr need;
+  };
+
+  TextRange Rel(TSNode n) const { return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_}; }
+  TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
+
+  AnnotationContext AnnCtx(bool allow_strings) {
+    AnnotationContext a;
+    a.text = text_;
+    a.aliases = &aliases_;
+    a.allow_string_dims = allow_strings;
+    return a;
+  }
+
+  Diagnostic& Report(TSNode at, Severity sev, const char* code, std::string message) {
+    Diagnostic d;
+    d.range = Rel(at);
+    d.severity = sev;
+    d.code = code;
+    d.message = std::move(message);
+    fn_->diagnostics.push_back(std::move(d));
+    return fn_->diagnostics.back();
+  }
+
+  // ---------------------------------------------------------------- decorator and attributes
+
+  void ReadDecorator() {
+    if (!Is(def_, "decorated_definition")) return;
+    for (TSNode d : NamedChildren(def_)) {
+      if (!Is(d, "decorator")) continue;
+      TSNode v = Field(d, "value");
+      TSNode call = Is(v, "call") ? v : TSNode{};
+      auto path = DottedPath(Is(v, "call") ? Field(v, "function") : v, text_);
+      if (!path || path->size() != 2 || !IsAlias(aliases_.relax, *path) || (*path)[1] != "function") {
+        continue;
+      }
+      decorator_ = d;
+      if (ts_node_is_null(call)) continue;
+      CallArgs args = ArgsOf(call, text_);
+      TSNode pure = Keyword(args, "pure");
+      if (!ts_node_is_null(pure) && Is(pure, "false")) fn_->relax.pure = false;
+    }
+  }
+
+  // The fix that makes the function impure: `@R.function` -> `@R.function(pure=False)`.
+  std::optional<TextEdit> ImpureDecoratorEdit() {
+    if (ts_node_is_null(decorator_)) {
+      ReadDecorator();
+      if (ts_node_is_null(decorator_)) return std::nullopt;
+    }
+    TSNode v = Field(decorator_, "value");
+    if (!Is(v, "call")) return TextEdit{Rel(TextRange{ts_node_end_byte(v), ts_node_end_byte(v)}), "(pure=False)"};
+    CallArgs args = ArgsOf(v, text_);
+    TSNode pure = Keyword(args, "pure");
+    if (!ts_node_is_null(pure)) return TextEdit{Rel(pure), "False"};
+    TSNode list = args.list;
+    uint32_t close = ts_node_end_byte(list) - 1;
+    bool empty = args.positional.empty() && args.keywords.empty();
+    return TextEdit{Rel(TextRange{close, close}), empty ? "pure=False" : ", pure=False"};
+  }
+
+  void FuncAttr(const CallArgs& args) {
+    if (args.positional.empty()) return;
+    TSNode dict = Unparen(args.positional[0]);
+    if (!Is(dict, "dictionary")) return;
+    for (TSNode pair : NamedChildren(dict)) {
+      if (!Is(pair, "pair")) continue;
+      auto key = StringValue(Field(pair, "key"), text_);
+      TSNode value = Unparen(Field(pair, "value"));
+      if (!key) continue;
+      if (*key == "relax.force_pure") {
+        force_pure_ = Is(value, "true") || (Is(value, "integer") && TextOf(value, text_) != "0") ||
+                      TextOf(value, text_).find("True") != std::string_view::npos;
+      } else if (*key == "tir_var_upper_bound" && Is(value, "dictionary")) {
+        for (TSNode p : NamedChildren(value)) {
+          if (!Is(p, "pair")) continue;
+          auto var = StringValue(Field(p, "key"), text_);
+          AnnotationContext actx = AnnCtx(false);
+          arith::Expr bound = LowerDim(Field(p, "value"), actx);
+          if (var && bound.AsConst()) facts_.AddRange(*var, {0, *bound.AsConst()});
+        }
+      } else if (*key == "tir_non_negative_var" && (Is(value, "list") || Is(value, "tuple"))) {
+        for (TSNode v : NamedChildren(value)) {
+          if (auto var = StringValue(v, text_)) facts_.AddNonNegative(*var);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- names and symbols
+
+  void PrescanNames(TSNode body) {
+    ForEachNode(body, [&](TSNode n) {
+      if (Is(n, "assignment")) {
+        CollectTargets(Field(n, "left"), &assigned_anywhere_);
+      } else if (Is(n, "function_definition")) {
+        assigned_anywhere_.insert(std::string(TextOf(Field(n, "name"), text_)));
+        return false;
+      }
+      return !Is(n, "call") && !Is(n, "string");
+    });
+  }
+
+  void CollectTargets(TSNode left, std::set<std::string>* out) {
+    if (Is(left, "identifier")) {
+      out->insert(std::string(TextOf(left, text_)));
+    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "expression_list") ||
+               Is(left, "tuple") || Is(left, "list") || Is(left, "list_pattern") ||
+               Is(left, "parenthesized_expression")) {
+      for (TSNode c : NamedChildren(left)) CollectTargets(c, out);
+    }
+  }
+
+  void DefineSymVar(const std::string& name, TextRange where, bool bound) {
+    auto it = symvars_.find(name);
+    if (it != symvars_.end()) {
+      if (bound) it->second.bound = true;
+      return;
+    }
+    SymVar v;
+    v.def = where;
+    v.bound = bound;
+    v.symbol = static_cast<int>(fn_->symbols.size());
+    Symbol s;
+    s.kind = Symbol::Kind::kSymbolicVar;
+    s.name = name;
+    s.definition = where;
+    s.detail = name + ": T.int64 (symbolic shape variable)";
+    fn_->symbols.push_back(std::move(s));
+    facts_.AddNonNegative(name);
+    symvars_[name] = v;
+  }
+
+  void Define(TSNode name_node, const StructInfo& info, Symbol::Kind kind, bool annotated,
+              bool constant = false, int storage = -1) {
+    std::string name(TextOf(name_node, text_));
+    VarEntry e;
+    e.info = info;
+    e.dataflow = dataflow_.has_value() && kind == Symbol::Kind::kRelaxVar;
+    e.constant = constant;
+    e.storage = storage;
+    e.symbol = static_cast<int>(fn_->symbols.size());
+    Symbol s;
+    s.kind = kind;
+    s.name = name;
+    s.definition = Rel(name_node);
+    s.detail = name + (info.IsUnknown() ? "" : ": " + types::Print(info, print_));
+    fn_->symbols.push_back(std::move(s));
+    if (!annotated && !info.IsUnknown() && kind == Symbol::Kind::kRelaxVar && name != "_") {
+      fn_->inlays.push_back({Rel(name_node).end, ": " + types::Print(info, print_)});
+    }
+    env_[name] = std::move(e);
+    escaped_.erase(name);
+    if (dataflow_) dataflow_->bound.push_back(name);
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  void Block(TSNode block) {
+    for (TSNode stmt : NamedChildren(block)) Statement(stmt);
+  }
+
+  void Statement(TSNode stmt) {
+    if (Is(stmt, "expression_statement")) {
+      std::vector<TSNode> kids = NamedChildren(stmt);
+      if (kids.size() != 1) return;
+      TSNode e = kids[0];
+      current_stmt_ = stmt;
+      if (Is(e, "assignment")) {
+        Assignment(e, stmt);
+      } else if (Is(e, "call")) {
+        CallStatement(e, stmt);
+      } else if (!Is(e, "string")) {
+        LowerValue(e);
+      }
+    } else if (Is(stmt, "with_statement")) {
+      WithStatement(stmt);
+    } else if (Is(stmt, "if_statement")) {
+      IfStatement(stmt);
+    } else if (Is(stmt, "return_statement")) {
+      current_stmt_ = stmt;
+      ReturnStatement(stmt);
+    } else if (Is(stmt, "decorated_definition") || Is(stmt, "function_definition")) {
+      TSNode f = Is(stmt, "decorated_definition") ? Field(stmt, "definition") : stmt;
+      TSNode name = Field(f, "name");
+      if (!ts_node_is_null(name)) {
+        Define(name, StructInfo::Callable(std::nullopt, StructInfo::Unknown(), true),
+               Symbol::Kind::kRelaxVar, true);
+      }
+    }
+  }
+
+  void CallStatement(TSNode call, TSNode stmt) {
+    auto path = DottedPath(Field(call, "function"), text_);
+    if (path && path->size() == 2 && IsAlias(aliases_.relax, *path)) {
+      const std::string& f = (*path)[1];
+      if (f == "output") {
+        Output(call);
+        return;
+      }
+      if (f == "func_attr") {
+        FuncAttr(ArgsOf(call, text_));
+        return;
+      }
+    }
+    (void)stmt;
+    LowerValue(call);
+  }
+
+  void Output(TSNode call) {
+    TSNode callee = Field(call, "function");
+    if (!dataflow_) {
+      Diagnostic& d = Report(callee, Severity::kError, "output-outside-dataflow",
+                             "R.output is only allowed inside a dataflow block (`with R.dataflow():`)");
+      (void)d;
+      return;
+    }
+    dataflow_->output_call = call;
+    CallArgs args = ArgsOf(call, text_);
+    for (TSNode a : args.positional) {
+      if (!Is(a, "identifier")) continue;
+      std::string name(TextOf(a, text_));
+      Use(a);
+      dataflow_->outputs.insert(name);
+    }
+  }
+
+  void WithStatement(TSNode stmt) {
+    // `with R.dataflow():`
+    TSNode clause{};
+    for (TSNode c : NamedChildren(stmt)) {
+      if (Is(c, "with_clause")) clause = c;
+    }
+    bool is_dataflow = false;
+    for (TSNode item : NamedChildren(clause)) {
+      TSNode v = Field(item, "value");
+      if (Is(v, "call")) {
+        auto path = DottedPath(Field(v, "function"), text_);
+        if (path && path->size() == 2 && IsAlias(aliases_.relax, *path) && (*path)[1] == "dataflow") {
+          is_dataflow = true;
+        }
+      }
+    }
+    TSNode body = Field(stmt, "body");
+    if (!is_dataflow || dataflow_) {
+      Block(body);
+      return;
+    }
+    dataflow_.emplace();
+    dataflow_->with_stmt = stmt;
+    Block(body);
+    DataflowState state = std::move(*dataflow_);
+    dataflow_.reset();
+    for (const std::string& name : state.bound) {
+      auto it = env_.find(name);
+      if (it == env_.end() || !it->second.dataflow) continue;
+      if (state.outputs.count(name)) {
+        it->second.dataflow = false;
+        continue;
+      }
+      Escaped e;
+      e.def = fn_->symbols[it->second.symbol].definition;
+      e.output_call = state.output_call;
+      escaped_[name] = e;
+      env_.erase(it);
+    }
+  }
+
+  void IfStatement(TSNode stmt) {
+    if (dataflow_) {
+      TSNode kw = ts_node_child(stmt, 0);
+      Report(kw, Severity::kError, "if-in-dataflow",
+             "`if` is not allowed inside a dataflow block; move it after the block");
+    }
+    LowerValue(Field(stmt, "condition"));
+    auto saved_env = env_;
+    arith::Facts saved_facts = facts_;
+    Block(Field(stmt, "consequence"));
+    auto then_env = env_;
+    env_ = saved_env;
+    facts_ = saved_facts;
+    TSNode alt = Field(stmt, "alternative");
+    if (!ts_node_is_null(alt)) Block(Field(alt, "body"));
+    auto else_env = env_;
+    env_ = saved_env;
+    facts_ = saved_facts;
+    for (auto& [name, e] : then_env) {
+      auto it = else_env.find(name);
+      auto old = saved_env.find(name);
+      bool new_then = old == saved_env.end() || old->second.symbol != e.symbol;
+      if (it == else_env.end()) {
+        if (new_then) branch_only_.insert(name);
+        continue;
+      }
+      bool new_else = old == saved_env.end() || old->second.symbol != it->second.symbol;
+      if (new_then && new_else) {
+        VarEntry joined = e;
+        joined.info = types::Join(e.info, it->second.info, facts_);
+        env_[name] = joined;
+      } else if (new_then || new_else) {
+        branch_only_.insert(name);
+      }
+    }
+    for (auto& [name, e] : else_env) {
+      if (!then_env.count(name)) branch_only_.insert(name);
+    }
+  }
+
+  void ReturnStatement(TSNode stmt) {
+    saw_return_ = true;
+    std::vector<TSNode> kids = NamedChildren(stmt);
+    if (kids.empty()) return;
+    TSNode value = kids[0];
+    if (dataflow_ && Is(value, "identifier")) dataflow_->outputs.insert(std::string(TextOf(value, text_)));
+    Value v = LowerValue(value);
+    const StructInfo& ret = fn_->relax.ret;
+    if (ret.IsUnknown() || v.info.IsUnknown()) return;
+    types::BaseCheckDetail check = types::CheckBase(ret, v.info, facts_);
+    if (check.result != types::BaseCheck::kFailL0) return;
+    TSNode ret_node = Field(func_, "return_type");
+    bool dtype = check.reason.rfind("dtype", 0) == 0;
+    Diagnostic& d = Report(value, Severity::kError, dtype ? "dtype-mismatch" : "shape-mismatch",
+                           "returned value is " + types::Print(v.info, print_) +
+                               " but the function is annotated to return " +
+                               types::Print(ret, print_) + " (" + check.reason + ")");
+    d.related.push_back({Rel(ret_node), "return annotation"});
+    if (FullyKnown(v.info)) {
+      Fix f;
+      f.title = "Change the return annotation to " + types::Print(v.info, print_);
+      f.preferred = true;
+      f.edits.push_back({Rel(ret_node), types::Print(v.info, print_)});
+      d.fixes.push_back(std::move(f));
+    }
+  }
+
+  static bool FullyKnown(const StructInfo& s) {
+    switch (s.kind) {
+      case types::Kind::kUnknown: return false;
+      case types::Kind::kTensor: return s.values.has_value() && !s.dtype.empty() && !HasOpaque(*s.values);
+      case types::Kind::kShape: return s.values.has_value() && !HasOpaque(*s.values);
+      case types::Kind::kTuple:
+        for (const StructInfo& f : s.fields) {
+          if (!FullyKnown(f)) return false;
+        }
+        return true;
+      case types::Kind::kPrim: return !s.dtype.empty();
+      case types::Kind::kObject: return true;
+      case types::Kind::kCallable: return false;
+    }
+    return false;
+  }
+  static bool HasOpaque(const std::vector<arith::Expr>& dims) {
+    for (const arith::Expr& e : dims) {
+      for (const auto& t : e.Terms()) {
+        for (const auto& a : t.atoms) {
+          if (a.kind == arith::Atom::Kind::kOpaque) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  void Assignment(TSNode assign, TSNode stmt) {
+    TSNode left = Field(assign, "left");
+    TSNode right = Field(assign, "right");
+    TSNode ann = Field(assign, "annotation");
+    if (ts_node_is_null(right)) return;
+    if (Is(right, "assignment")) return;  // a = b = c: rejected by TVM's parser; not modelled
+    TSNode rhs = Unparen(right);
+    // n = T.int64()
+    if (Is(left, "identifier") && Is(rhs, "call")) {
+      auto path = DottedPath(Field(rhs, "function"), text_);
+      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) && types::IsKnownDType((*path)[1])) {
+        CallArgs args = ArgsOf(rhs, text_);
+        if (args.positional.empty()) {
+          std::string name(TextOf(left, text_));
+          auto it = symvars_.find(name);
+          if (it != symvars_.end()) {
+            fn_->symbols[it->second.symbol].references.push_back(Rel(left));
+            if (it->second.bound && (*path)[1] != it->second.dtype && it->second.dtype == "int64" &&
+                (*path)[1] != "int64") {
+              Report(rhs, Severity::kError, "redefined-name",
+                     "symbolic variable " + Quote(name) + " is defined as T.int64 by the signature "
+                     "but redeclared as T." + (*path)[1]);
+            }
+          } else {
+            DefineSymVar(name, Rel(left), false);
+            symvars_[name].dtype = (*path)[1];
+          }
+          return;
+        }
+      }
+    }
+    // cls = Module
+    if (Is(left, "identifier") && Is(rhs, "identifier") && !ctx_->module_name.empty() &&
+        TextOf(rhs, text_) == ctx_->module_name) {
+      module_aliases_.insert(std::string(TextOf(left, text_)));
+      return;
+    }
+    Value v = LowerValue(rhs);
+    if (Is(left, "identifier")) {
+      StructInfo info = v.info;
+      bool annotated = !ts_node_is_null(ann);
+      if (annotated) {
+        AnnotationContext actx = AnnCtx(false);
+        actx.on_var = [&](const std::string& name, TextRange where, bool) { UseSymVar(name, where); };
+        StructInfo declared = LowerAnnotation(ann, actx);
+        CheckAnnotation(ann, declared, v, rhs);
+        // TVM: a call's annotation replaces its inferred type; other values keep theirs.
+        if (!declared.IsUnknown() && (Is(rhs, "call") || v.info.IsUnknown())) info = declared;
+      }
+      Define(left, info, Symbol::Kind::kRelaxVar, annotated, v.constant, v.storage);
+      if (v.storage >= 0) storages_[v.storage].name = std::string(TextOf(left, text_));
+      return;
+    }
+    // a, b = tuple_value
+    std::vector<TSNode> targets;
+    if (Is(left, "pattern_list") || Is(left, "expression_list") || Is(left, "tuple") ||
+        Is(left, "tuple_pattern")) {
+      for (TSNode c : NamedChildren(left)) {
+        if (!Is(c, "comment")) targets.push_back(c);
+      }
+    }
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (!Is(targets[i], "identifier")) continue;
+      StructInfo info = StructInfo::Unknown();
+      if (v.info.kind == types::Kind::kTuple && i < v.info.fields.size()) info = v.info.fields[i];
+      Define(targets[i], info, Symbol::Kind::kRelaxVar, false);
+    }
+    (void)stmt;
+  }
+
+  void CheckAnnotation(TSNode ann, const StructInfo& declared, const Value& v, TSNode rhs) {
+    if (declared.IsUnknown() || v.info.IsUnknown()) return;
+    types::BaseCheckDetail check = types::CheckBase(declared, v.info, facts_);
+    if (check.result != types::BaseCheck::kFailL0) return;
+    bool dtype = check.reason.rfind("dtype", 0) == 0;
+    Diagnostic& d = Report(ann, Severity::kError, dtype ? "dtype-mismatch" : "shape-mismatch",
+                           "annotation " + types::Print(declared, print_) +
+                               " contradicts the value's inferred struct info " +
+                               types::Print(v.info, print_) + " (" + check.reason + ")");
+    d.related.push_back({Rel(rhs), "value inferred as " + types::Print(v.info, print_)});
+    if (FullyKnown(v.info)) {
+      Fix f;
+      f.title = "Annotate with the inferred struct info " + types::Print(v.info, print_);
+      f.preferred = true;
+      f.edits.push_back({Rel(ann), types::Print(v.info, print_)});
+      d.fixes.push_back(std::move(f));
+    }
+  }
+
+  // ---------------------------------------------------------------- values
+
+  void Use(TSNode ident) {
+    std::string name(TextOf(ident, text_));
+    auto it = env_.find(name);
+    if (it != env_.end() && it->second.symbol >= 0) {
+      fn_->symbols[it->second.symbol].references.push_back(Rel(ident));
+    }
+  }
+
+  void UseSymVar(const std::string& name, TextRange where) {
+    auto it = symvars_.find(name);
+    if (it != symvars_.end()) {
+      fn_->symbols[it->second.symbol].references.push_back(Rel(where));
+      return;
+    }
+    if (env_.count(name)) return;  // a Relax variable of Prim/Shape type
+    if (IsOuterName(name)) return;
+    Diagnostic d;
+    d.range = Rel(where);
+    d.severity = Severity::kError;
+    d.code = "undefined-symbolic-var";
+    d.message = "symbolic variable " + Quote(name) + " is not declared in this function; declare it with `" +
+                name + " = T.int64()` (and define it by a parameter annotation or R.match_cast)";
+    Fix f;
+    f.title = "Declare " + Quote(name + " = T.int64()");
+    f.preferred = true;
+    TSNode body = Field(func_, "body");
+    std::vector<TSNode> stmts = NamedChildren(body);
+    if (!stmts.empty()) {
+      uint32_t at = LineStart(text_, ts_node_start_byte(stmts[0]));
+      std::string indent = IndentOf(text_, ts_node_start_byte(stmts[0]));
+      f.edits.push_back({Rel(TextRange{at, at}), indent + name + " = T.int64()\n"});
+      d.fixes.push_back(std::move(f));
+    }
+    fn_->diagnostics.push_back(std::move(d));
+    // Report once.
+    DefineSymVar(name, Rel(where), true);
+  }
+
+  bool IsOuterName(const std::string& name) const {
+    if (ctx_->star_import) return true;
+    if (ctx_->python_names && ctx_->python_names->count(name)) return true;
+    if (InList(kPythonBuiltins, name)) return true;
+    if (aliases_.relax.count(name) || aliases_.tir.count(name) || aliases_.ir.count(name) ||
+        aliases_.tvm.count(name)) {
+      return true;
+    }
+    if (name == ctx_->module_name) return true;
+    return false;
+  }
+
+  Value Identifier(TSNode n) {
+    Value v;
+    std::string name(TextOf(n, text_));
+    auto it = env_.find(name);
+    if (it != env_.end()) {
+      Use(n);
+      v.info = it->second.info;
+      v.var = name;
+      v.constant = it->second.constant;
+      v.storage = it->second.storage;
+      return v;
+    }
+    auto sv = symvars_.find(name);
+    if (sv != symvars_.end()) {
+      fn_->symbols[sv->second.symbol].references.push_back(Rel(n));
+      v.info = StructInfo::Prim(sv->second.dtype);
+      v.literal.kind = ops::Literal::Kind::kExpr;
+      v.literal.expr = arith::Expr::Var(name);
+      return v;
+    }
+    auto esc = escaped_.find(name);
+    if (esc != escaped_.end()) {
+      Diagnostic& d = Report(n, Severity::kError, "dataflow-var-escape",
+                             "dataflow variable " + Quote(name) +
+                                 " is used outside its dataflow block; list it in R.output to use it here");
+      d.related.push_back({esc->second.def, Quote(name) + " is defined in the dataflow block here"});
+      if (!ts_node_is_null(esc->second.output_call)) {
+        CallArgs args = ArgsOf(esc->second.output_call, text_);
+        uint32_t close = ts_node_end_byte(args.list) - 1;
+        bool empty = args.positional.empty();
+        // A trailing comma inside R.output(a, ) keeps working: insert before ')'.
+        std::string_view inside = TextOf(args.list, text_);
+        bool trailing_comma = inside.size() >= 2 && inside.substr(0, inside.size() - 1).find_last_not_of(" \n\t") != std::string_view::npos &&
+                              inside[inside.substr(0, inside.size() - 1).find_last_not_of(" \n\t")] == ',';
+        Fix f;
+        f.title = "Add " + Quote(name) + " to R.output";
+        f.preferred = true;
+        f.edits.push_back({Rel(TextRange{close, close}), (empty || trailing_comma ? "" : ", ") + name});
+        d.fixes.push_back(std::move(f));
+      }
+      return v;
+    }
+    if (branch_only_.count(name) || IsOuterName(name) || name == "_") return v;
+    if (module_aliases_.count(name)) return v;
+    if (assigned_anywhere_.count(name)) {
+      Report(n, Severity::kError, "undefined-name",
+             Quote(name) + " is used before it is defined in this function");
+      return v;
+    }
+    Report(n, Severity::kError, "undefined-name", "undefined name " + Quote(name));
+    return v;
+  }
+
+  Value LowerValue(TSNode n) {
+    n = Unparen(n);
+    Value v;
+    if (ts_node_is_null(n)) return v;
+    if (Is(n, "identifier")) return Identifier(n);
+    if (Is(n, "integer")) {
+      if (auto i = IntValue(n, text_)) {
+        v.literal.kind = ops::Literal::Kind::kInt;
+        v.literal.int_value = *i;
+        v.literal.expr = arith::Expr(*i);
+        v.info = StructInfo::Tensor({}, "int32");
+        v.constant = true;
+      }
+      return v;
+    }
+    if (Is(n, "float")) {
+      v.literal.kind = ops::Literal::Kind::kFloat;
+      v.literal.float_value = std::strtod(std::string(TextOf(n, text_)).c_str(), nullptr);
+      v.info = StructInfo::Tensor({}, "float32");
+      v.constant = true;
+      return v;
+    }
+    if (Is(n, "true") || Is(n, "false")) {
+      v.literal.kind = ops::Literal::Kind::kBool;
+      v.literal.bool_value = Is(n, "true");
+      v.info = StructInfo::Tensor({}, "bool");
+      v.constant = true;
+      return v;
+    }
+    if (Is(n, "none")) {
+      v.literal.kind = ops::Literal::Kind::kNone;
+      return v;
+    }
+    if (Is(n, "string")) {
+      if (auto s = StringValue(n, text_)) {
+        v.literal.kind = ops::Literal::Kind::kString;
+        v.literal.string_value = *s;
+      }
+      v.info = StructInfo::Object();
+      return v;
+    }
+    if (Is(n, "unary_operator")) {
+      Value a = LowerValue(Field(n, "argument"));
+      std::string_view op = TextOf(Field(n, "operator"), text_);
+      if (op == "-" && a.literal.kind == ops::Literal::Kind::kInt) {
+        a.literal.int_value = -a.literal.int_value;
+        a.literal.expr = -a.literal.expr;
+        return a;
+      }
+      if (op == "-" && a.literal.kind == ops::Literal::Kind::kExpr) {
+        a.literal.expr = -a.literal.expr;
+        return a;
+      }
+      if (op == "-" && a.literal.kind == ops::Literal::Kind::kFloat) {
+        a.literal.float_value = -a.literal.float_value;
+        return a;
+      }
+      return v;
+    }
+    if (Is(n, "tuple") || Is(n, "list")) {
+      v.literal.kind = ops::Literal::Kind::kList;
+      std::vector<StructInfo> fields;
+      for (TSNode c : NamedChildren(n)) {
+        if (Is(c, "comment")) continue;
+        Value item = LowerValue(c);
+        fields.push_back(item.info);
+        v.literal.items.push_back(item.literal);
+      }
+      v.info = StructInfo::Tuple(std::move(fields));
+      return v;
+    }
+    if (Is(n, "binary_operator")) return BinaryOp(n);
+    if (Is(n, "comparison_operator") || Is(n, "boolean_operator") || Is(n, "not_operator")) {
+      for (TSNode c : NamedChildren(n)) LowerValue(c);
+      return v;
+    }
+    if (Is(n, "call")) return Call(n);
+    if (Is(n, "subscript")) return Subscript(n);
+    if (Is(n, "attribute")) return Attribute(n);
+    if (Is(n, "dictionary")) {
+      for (TSNode p : NamedChildren(n)) {
+        if (Is(p, "pair")) LowerValue(Field(p, "value"));
+      }
+      return v;
+    }
+    if (Is(n, "conditional_expression") || Is(n, "keyword_argument")) {
+      for (TSNode c : NamedChildren(n)) LowerValue(c);
+    }
+    return v;
+  }
+
+  Value Subscript(TSNode n) {
+    Value v;
+    TSNode value = Field(n, "value");
+    // metadata["relax.expr.Constant"][0]
+    std::string_view head = TextOf(value, text_);
+    if (head.rfind("metadata", 0) == 0) {
+      v.constant = true;
+      v.info = StructInfo::Unknown();
+      return v;
+    }
+    Value base = LowerValue(value);
+    std::vector<TSNode> idx;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      do {
+        const char* field = ts_tree_cursor_current_field_name(&c);
+        if (field != nullptr && std::strcmp(field, "subscript") == 0) idx.push_back(ts_tree_cursor_current_node(&c));
+      } while (ts_tree_cursor_goto_next_sibling(&c));
+    }
+    ts_tree_cursor_delete(&c);
+    if (idx.size() == 1 && base.info.kind == types::Kind::kTuple) {
+      if (auto i = IntValue(idx[0], text_)) {
+        int64_t size = static_cast<int64_t>(base.info.fields.size());
+        if (*i >= 0 && *i < size) {
+          v.info = base.info.fields[*i];
+        } else if (*i < 0 || *i >= size) {
+          Report(idx[0], Severity::kError, "invalid-op-call",
+                 "tuple index " + std::to_string(*i) + " is out of range for " +
+                     types::Print(base.info, print_) + " of " + std::to_string(size) + " field" +
+                     (size == 1 ? "" : "s"));
+        }
+        return v;
+      }
+    }
+    for (TSNode i : idx) LowerValue(i);
+    return v;
+  }
+
+  // `cls.f` as a value (not called).
+  Value Attribute(TSNode n) {
+    Value v;
+    auto path = DottedPath(n, text_);
+    if (path && path->size() == 2 && IsModuleRef((*path)[0])) {
+      GlobalRef(n, (*path)[1]);
+      return v;
+    }
+    TSNode obj = Field(n, "object");
+    if (Is(obj, "identifier") && !path) LowerValue(obj);
+    if (path && !path->empty() && !IsAlias(aliases_.relax, *path) && !IsAlias(aliases_.tir, *path)) {
+      TSNode head = n;
+      while (Is(head, "attribute")) head = Field(head, "object");
+      if (Is(head, "identifier")) {
+        std::string name(TextOf(head, text_));
+        if (env_.count(name)) Use(head);
+      }
+    }
+    return v;
+  }
+
+  bool IsModuleRef(const std::string& name) const {
+    return module_aliases_.count(name) > 0 ||
+           (!ctx_->module_name.empty() && name == ctx_->module_name);
+  }
+
+  // A reference to module function `name` through `node` (`cls.f`). Returns the callee.
+  const FunctionModel* GlobalRef(TSNode node, const std::string& name) {
+    auto it = ctx_->functions.find(name);
+    if (it == ctx_->functions.end()) {
+      if (!ctx_->extern_globals.count(name)) {
+        fn_->dependencies[name] = 0;
+        Report(node, Severity::kError, "undefined-global",
+               "module " + Quote(ctx_->module_name) + " has no function " + Quote(name));
+      }
+      return nullptr;
+    }
+    fn_->dependencies[name] = it->second->signature_hash;
+    fn_->calls.emplace_back(name, Rel(node));
+    return it->second;
+  }
+
+  Value BinaryOp(TSNode n) {
+    static const std::pair<const char*, const char*> kOps[] = {
+        {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"},
+        {"//", "floor_divide"}, {"%", "floor_mod"}, {"**", "power"}};
+    std::string_view op = TextOf(Field(n, "operator"), text_);
+    Value a = LowerValue(Field(n, "left"));
+    Value b = LowerValue(Field(n, "right"));
+    Value v;
+    auto a_int = a.literal.AsExpr(), b_int = b.literal.AsExpr();
+    bool a_sym = a.literal.kind == ops::Literal::Kind::kExpr || a.literal.kind == ops::Literal::Kind::kInt;
+    bool b_sym = b.literal.kind == ops::Literal::Kind::kExpr || b.literal.kind == ops::Literal::Kind::kInt;
+    if (a_sym && b_sym && a_int && b_int && (a.var.empty() && b.var.empty())) {
+      v.literal.kind = ops::Literal::Kind::kExpr;
+      if (op == "+") v.literal.expr = *a_int + *b_int;
+      else if (op == "-") v.literal.expr = *a_int - *b_int;
+      else if (op == "*") v.literal.expr = *a_int * *b_int;
+      else if (op == "//") v.literal.expr = arith::Expr::FloorDiv(*a_int, *b_int);
+      else if (op == "%") v.literal.expr = arith::Expr::FloorMod(*a_int, *b_int);
+      else v.literal.kind = ops::Literal::Kind::kOther;
+      if (v.literal.kind == ops::Literal::Kind::kExpr) v.info = StructInfo::Prim("int64");
+      return v;
+    }
+    if (!a.info.IsTensor() || !b.info.IsTensor()) return v;
+    for (const auto& [sym, name] : kOps) {
+      if (op != sym) continue;
+      const ops::OpInfo* info = ops::FindOp(name);
+      if (info == nullptr || info->params.size() < 2) return v;
+      std::vector<ops::ArgValue> args(info->params.size());
+      args[0].present = true;
+      args[0].info = a.info;
+      args[0].literal = a.literal;
+      args[1].present = true;
+      args[1].info = b.info;
+      args[1].literal = b.literal;
+      ops::InferContext ictx;
+      ictx.facts = &facts_;
+      ops::InferResult r = info->infer(args, ictx);
+      for (const ops::InferError& e : r.errors) {
+        TSNode at = e.param == 0 ? Field(n, "left") : e.param == 1 ? Field(n, "right") : n;
+        Report(at, Severity::kError, "invalid-op-call", std::string("R.") + name + ": " + e.message);
+      }
+      v.info = r.info;
+      if (!v.info.IsUnknown()) fn_->hovers.push_back({Rel(n), types::Print(v.info, print_)});
+    }
+    return v;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  Value Call(TSNode call) {
+    Value v;
+    TSNode callee = Field(call, "function");
+    auto path = DottedPath(callee, text_);
+    CallArgs args = ArgsOf(call, text_);
+    if (path && path->size() >= 2 && IsAlias(aliases_.relax, *path)) return RelaxCall(call, callee, *path, args);
+    if (path && path->size() == 2 && IsModuleRef((*path)[0])) return GlobalCall(call, callee, (*path)[1], args);
+    if (path && path->size() >= 2 && IsAlias(aliases_.tir, *path)) {
+      // T.int64(5), T.float32(1.0): a PrimValue.
+      const std::string& f = (*path)[1];
+      if (path->size() == 2 && types::IsKnownDType(f) && args.positional.size() == 1) {
+        Value inner = LowerValue(args.positional[0]);
+        v.literal = inner.literal;
+        if (v.literal.kind == ops::Literal::Kind::kInt) v.literal.kind = ops::Literal::Kind::kInt;
+        v.info = StructInfo::Prim(f);
+        return v;
+      }
+      for (TSNode a : args.positional) LowerValue(a);
+      return v;
+    }
+    // Anything else (Python helpers, local functions): arguments are still uses.
+    if (Is(callee, "identifier")) {
+      Value f = LowerValue(callee);
+      (void)f;
+    } else if (!path) {
+      LowerValue(callee);
+    } else if (!path->empty()) {
+      TSNode head = callee;
+      while (Is(head, "attribute")) head = Field(head, "object");
+      if (Is(head, "identifier") && env_.count(std::string(TextOf(head, text_)))) Use(head);
+    }
+    for (TSNode a : args.positional) LowerValue(a);
+    for (const auto& kw : args.keywords) LowerValue(kw.second);
+    return v;
+  }
+
+  Value RelaxCall(TSNode call, TSNode callee, const std::vector<std::string>& path, const CallArgs& args) {
+    Value v;
+    std::string sub = Join(path, 1);
+    if (sub == "output") {
+      Output(call);
+      return v;
+    }
+    if (sub == "match_cast") return MatchCast(call, args);
+    if (sub == "func_attr") {
+      FuncAttr(args);
+      return v;
+    }
+    if (sub == "ExternFunc") {
+      v.info = StructInfo::Callable(std::nullopt, StructInfo::Unknown(), false);
+      return v;
+    }
+    if (sub == "dataflow" || InList(kNonOps, path[1])) {
+      for (TSNode a : args.positional) LowerValue(a);
+      return v;
+    }
+    const ops::OpInfo* op = ops::FindOp(sub);
+    if (op == nullptr) {
+      Report(callee, Severity::kWarning, "unknown-op",
+             "R." + sub + " is not an operator tvmls knows; its result is not checked");
+      for (TSNode a : args.positional) LowerValue(a);
+      for (const auto& kw : args.keywords) LowerValue(kw.second);
+      return v;
+    }
+    std::vector<std::string> keyword_names;
+    for (const auto& kw : args.keywords) keyword_names.push_back(kw.first);
+    ops::Binding binding =
+        ops::BindArguments(*op, static_cast<int>(args.positional.size()), keyword_names, args.splat);
+    auto arg_node = [&](int index) -> TSNode {
+      if (index < 0) return TSNode{};
+      if (index < static_cast<int>(args.positional.size())) return args.positional[index];
+      size_t k = static_cast<size_t>(index) - args.positional.size();
+      return k < args.keyword_nodes.size() ? args.keyword_nodes[k] : TSNode{};
+    };
+    bool bad_args = false;
+    for (const ops::Binding::Problem& p : binding.problems) {
+      TSNode at = arg_node(p.arg);
+      Report(ts_node_is_null(at) ? callee : at, Severity::kError, "bad-op-arguments",
+             "R." + sub + ": " + p.message);
+      bad_args = true;
+    }
+    std::vector<ops::ArgValue> values(op->params.size());
+    std::vector<TSNode> nodes(op->params.size());
+    std::vector<Value> lowered(op->params.size());
+    for (size_t i = 0; i < op->params.size(); ++i) {
+      int a = i < binding.arg_of_param.size() ? binding.arg_of_param[i] : -1;
+      TSNode node = arg_node(a);
+      if (Is(node, "keyword_argument")) node = Field(node, "value");
+      nodes[i] = node;
+      if (ts_node_is_null(node)) continue;
+      values[i].present = true;
+      if (IsStructInfoParam(op->params[i].name)) {
+        AnnotationContext actx = AnnCtx(false);
+        actx.on_var = [&](const std::string& name, TextRange where, bool) { UseSymVar(name, where); };
+        values[i].annotation = LowerAnnotation(node, actx);
+        continue;
+      }
+      lowered[i] = LowerArgument(node);
+      values[i].info = lowered[i].info;
+      values[i].literal = lowered[i].literal;
+    }
+    // Positional arguments not bound to any parameter are still uses.
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      bool bound = false;
+      for (int a : binding.arg_of_param) bound = bound || a == static_cast<int>(i);
+      if (!bound) LowerValue(args.positional[i]);
+    }
+    fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era) + "\n\n" + op->doc});
+    if (!op->pure) Impure(callee, std::string("R.") + sub, call);
+    std::string name = op->name;
+    if (name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
+        name == "relax.vm.kill_object") {
+      if (!nodes.empty() && !ts_node_is_null(nodes[0]) && lowered[0].constant) {
+        Report(nodes[0], Severity::kError, "kill-of-non-variable",
+               "R." + sub + " needs a variable that owns a VM register, not a constant (" +
+                   std::string(TextOf(nodes[0], text_).substr(0, 60)) + ")");
+      }
+    }
+    if (bad_args) return v;
+    ops::InferContext ictx;
+    ictx.facts = &facts_;
+    ops::InferResult r = op->infer(values, ictx);
+    for (const ops::InferError& e : r.errors) {
+      TSNode at = e.param >= 0 && e.param < static_cast<int>(nodes.size()) && !ts_node_is_null(nodes[e.param])
+                      ? nodes[e.param]
+                      : callee;
+      Report(at, Severity::kError, "invalid-op-call", "R." + sub + ": " + e.message);
+    }
+    v.info = r.info;
+    if (name == "relax.const") v.constant = true;
+    if (name == "relax.memory.alloc_storage" || name == "relax.vm.alloc_storage") {
+      v.storage = AllocStorage(name == "relax.memory.alloc_storage", nodes, lowered, values);
+    } else if (name == "relax.memory.alloc_tensor" || name == "relax.vm.alloc_tensor") {
+      AllocTensor(nodes, lowered, values);
+    } else if (name == "relax.call_tir" || name == "relax.call_tir_inplace" ||
+               name == "relax.call_tir_with_grad") {
+      CallTir(*op, nodes, lowered, values);
+    } else if (name == "relax.assert_op") {
+      if (!nodes.empty() && !ts_node_is_null(nodes[0])) AddFacts(nodes[0]);
+    }
+    if (!v.info.IsUnknown()) fn_->hovers.push_back({Rel(call), types::Print(v.info, print_)});
+    return v;
+  }
+
+  // An argument value: shapes (`R.shape([m])`, tuples) keep their literal view.
+  Value LowerArgument(TSNode node) {
+    Value v = LowerValue(node);
+    return v;
+  }
+
+  Value MatchCast(TSNode call, const CallArgs& args) {
+    Value v;
+    if (args.positional.size() < 2) {
+      for (TSNode a : args.positional) LowerValue(a);
+      return v;
+    }
+    Value value = LowerValue(args.positional[0]);
+    AnnotationContext actx = AnnCtx(false);
+    actx.on_var = [&](const std::string& name, TextRange where, bool) {
+      auto it = symvars_.find(name);
+      if (it != symvars_.end()) {
+        it->second.bound = true;
+        fn_->symbols[it->second.symbol].references.push_back(Rel(where));
+      } else if (!env_.count(name) && !IsOuterName(name)) {
+        UseSymVar(name, where);
+      }
+    };
+    StructInfo target = LowerAnnotation(args.positional[1], actx);
+    if (!target.IsUnknown() && !value.info.IsUnknown()) {
+      types::BaseCheckDetail check = types::CheckBase(target, value.info, facts_);
+      if (check.result == types::BaseCheck::kFailL0) {
+        bool dtype = check.reason.rfind("dtype", 0) == 0;
+        Report(args.positional[1], Severity::kError, dtype ? "dtype-mismatch" : "shape-mismatch",
+               "R.match_cast can never succeed: the value is " + types::Print(value.info, print_) +
+                   " and the target " + types::Print(target, print_) + " (" + check.reason + ")");
+      }
+    }
+    v.info = target;
+    (void)call;
+    return v;
+  }
+
+  // Facts from an assert condition: `a <= b`, `a < b`, `a >= b`, `a > b`, `a == b`, `and`.
+  void AddFacts(TSNode cond) {
+    cond = Unparen(cond);
+    if (Is(cond, "call")) {  // R.prim_value(cond)
+      CallArgs a = ArgsOf(cond, text_);
+      if (a.positional.size() == 1) AddFacts(a.positional[0]);
+      return;
+    }
+    if (Is(cond, "boolean_operator") && TextOf(Field(cond, "operator"), text_) == "and") {
+      AddFacts(Field(cond, "left"));
+      AddFacts(Field(cond, "right"));
+      return;
+    }
+    if (!Is(cond, "comparison_operator")) return;
+    std::vector<TSNode> operands;
+    std::vector<std::string> ops;
+    for (TSNode c : Children(cond)) {
+      if (ts_node_is_named(c)) {
+        if (!Is(c, "comment")) operands.push_back(c);
+      } else {
+        ops.emplace_back(TextOf(c, text_));
+      }
+    }
+    if (operands.size() != ops.size() + 1) return;
+    AnnotationContext actx = AnnCtx(false);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      arith::Expr a = LowerDim(operands[i], actx), b = LowerDim(operands[i + 1], actx);
+      const std::string& o = ops[i];
+      if (o == "<=") facts_.AddNonNegative(b - a);
+      else if (o == "<") facts_.AddNonNegative(b - a - 1);
+      else if (o == ">=") facts_.AddNonNegative(a - b);
+      else if (o == ">") facts_.AddNonNegative(a - b - 1);
+      else if (o == "==") facts_.AddEqual(a, b);
+    }
+  }
+
+  // ---------------------------------------------------------------- purity
+
+  void Impure(TSNode callee, const std::string& what, TSNode call) {
+    if (dataflow_) {
+      Diagnostic& d = Report(callee, Severity::kError, "impure-in-dataflow",
+                             "impure " + what + " inside a dataflow block; dataflow blocks may only contain pure calls");
+      d.related.push_back({Rel(dataflow_->with_stmt).begin == 0 && false ? TextRange{} :
+                           TextRange{Rel(dataflow_->with_stmt).begin, Rel(dataflow_->with_stmt).begin + 4},
+                           "the dataflow block"});
+      DataflowFixes(&d, what, call);
+    }
+    if (pure_ && !force_pure_) {
+      Diagnostic& d = Report(callee, Severity::kError, "impure-in-pure-function",
+                             "function " + Quote(fn_->name) + " is pure but calls impure " + what +
+                                 " (add pure=False to @R.function, or set relax.force_pure)");
+      if (!ts_node_is_null(decorator_)) d.related.push_back({Rel(decorator_), "the function is pure by default"});
+      if (auto edit = ImpureDecoratorEdit()) {
+        Fix f;
+        f.title = "Mark " + Quote(fn_->name) + " impure: @R.function(pure=False)";
+        f.preferred = true;
+        f.edits.push_back(*edit);
+        d.fixes.push_back(std::move(f));
+      }
+    }
+  }
+
+  void DataflowFixes(Diagnostic* d, const std::string& what, TSNode call) {
+    TSNode stmt = current_stmt_;
+    if (ts_node_is_null(stmt)) return;
+    // The statement must be exactly this call (optionally bound to a name).
+    TSNode expr = NamedChildren(stmt).empty() ? TSNode{} : NamedChildren(stmt)[0];
+    TSNode value = Is(expr, "assignment") ? Unparen(Field(expr, "right")) : expr;
+    if (!ts_node_eq(value, call)) return;
+    uint32_t line_begin = LineStart(text_, ts_node_start_byte(stmt));
+    uint32_t line_end = ts_node_end_byte(stmt);
+    while (line_end < text_.size() && text_[line_end] != '\n') ++line_end;
+    if (line_end < text_.size()) ++line_end;
+    bool is_kill = what.find("kill") != std::string::npos;
+    if (is_kill) {
+      Fix f;
+      f.title = "Delete the " + what + " (the build pipeline inserts kills itself after ToNonDataflow)";
+      f.preferred = true;
+      f.edits.push_back({Rel(TextRange{line_begin, line_end}), ""});
+      d->fixes.push_back(std::move(f));
+    }
+    // Move the statement after the block, at the block's indentation, when what it binds is not
+    // used later inside the block.
+    TSNode with = dataflow_->with_stmt;
+    uint32_t after = ts_node_end_byte(with);
+    while (after < text_.size() && text_[after] != '\n') ++after;
+    if (after < text_.size()) ++after;
+    std::string indent = IndentOf(text_, ts_node_start_byte(with));
+    std::string stmt_text(TextOf(stmt, text_));
+    Fix move;
+    move.title = "Move the " + what + " after the dataflow block";
+    move.preferred = !is_kill;
+    move.edits.push_back({Rel(TextRange{line_begin, line_end}), ""});
+    move.edits.push_back({Rel(TextRange{after, after}), indent + stmt_text + "\n"});
+    d->fixes.push_back(std::move(move));
+  }
+
+  // ---------------------------------------------------------------- memory
+
+  static std::optional<arith::Expr> Product(const ops::Literal& lit) {
+    auto dims = lit.AsExprList(true);
+    if (!dims) return std::nullopt;
+    arith::Expr p(1);
+    for (const arith::Expr& d : *dims) p = p * d;
+    return p;
+  }
+  static std::optional<arith::Expr> ShapeProduct(const Value& v) {
+    if (auto p = Product(v.literal)) return p;
+    if (v.info.kind == types::Kind::kShape && v.info.values) {
+      arith::Expr p(1);
+      for (const arith::Expr& d : *v.info.values) p = p * d;
+      return p;
+    }
+    return std::nullopt;
+  }
+  static std::optional<std::string> DTypeArg(const ops::Literal& lit) {
+    if (lit.kind == ops::Literal::Kind::kString) return lit.string_value;
+    return std::nullopt;
+  }
+
+  int AllocStorage(bool memory_op, const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
+                   const std::vector<ops::ArgValue>& values) {
+    Storage s;
+    s.memory_op = memory_op;
+    if (nodes.empty() || ts_node_is_null(nodes[0])) return -1;
+    s.size_node = nodes[0];
+    auto size = ShapeProduct(lowered[0]);
+    if (size && !memory_op) {
+      // R.vm.alloc_storage(shape, runtime_device_index, dtype, ...): bytes = prod(shape) * sizeof(dtype)
+      std::optional<std::string> dtype;
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (i == 2 && values[i].present) dtype = DTypeArg(values[i].literal);
+      }
+      auto bytes = dtype ? types::DTypeBytes(*dtype) : std::optional<int64_t>(1);
+      if (!bytes) size.reset();
+      else size = *size * arith::Expr(*bytes);
+    }
+    s.bytes = size;
+    storages_.push_back(std::move(s));
+    return static_cast<int>(storages_.size()) - 1;
+  }
+
+  void AllocTensor(const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
+                   const std::vector<ops::ArgValue>& values) {
+    if (nodes.size() < 4 || ts_node_is_null(nodes[0]) || ts_node_is_null(nodes[2])) return;
+    int sid = lowered[0].storage;
+    if (sid < 0) return;
+    Storage& storage = storages_[sid];
+    ++storage.tensors;
+    if (!storage.bytes) return;
+    std::optional<arith::Expr> offset = arith::Expr(0);
+    if (values[1].present) offset = lowered[1].literal.AsExpr();
+    auto elems = ShapeProduct(lowered[2]);
+    auto dtype = values[3].present ? DTypeArg(lowered[3].literal) : std::nullopt;
+    auto width = dtype ? types::DTypeBytes(*dtype) : std::nullopt;
+    if (!offset || !elems || !width) return;
+    arith::Expr need = *offset + *elems * arith::Expr(*width);
+    const arith::Expr& have = *storage.bytes;
+    arith::Facts facts = facts_;
+    if (ctx_->assumed_upper_bound > 0) {
+      std::set<std::string> vars;
+      need.CollectVars(&vars);
+      for (const std::string& var : vars) {
+        if (!facts.RangeOf(var).hi) facts.AddRange(var, {0, ctx_->assumed_upper_bound});
+      }
+    }
+    arith::Tri fits = facts.ProveLessEqual(need, have);
+    if (fits == arith::Tri::kProved) return;
+    std::string sname = storage.name.empty() ? "the storage" : "storage " + Quote(storage.name);
+    std::string need_text = need.ToString();
+    std::string msg;
+    Severity sev;
+    const char* code;
+    if (fits == arith::Tri::kDisproved) {
+      sev = Severity::kError;
+      code = "storage-overflow";
+      msg = "tensor needs " + need_text + " bytes but " + sname + " was allocated with " +
+            have.ToString() + " bytes";
+    } else {
+      sev = Severity::kWarning;
+      code = "storage-may-overflow";
+      msg = "tensor needs " + need_text + " bytes but " + sname + " was allocated with " +
+            have.ToString() + " bytes";
+      // "this only holds for m <= 4" when the need is linear in one variable.
+      std::set<std::string> vars;
+      need.CollectVars(&vars);
+      if (vars.size() == 1 && have.AsConst()) {
+        const std::string& var = *vars.begin();
+        arith::Expr at0 = need.Substitute({{var, arith::Expr(0)}});
+        arith::Expr slope = need.Substitute({{var, arith::Expr(1)}}) - at0;
+        if (at0.AsConst() && slope.AsConst() && *slope.AsConst() > 0 &&
+            need == at0 + arith::Expr::Var(var) * slope) {
+          int64_t limit = (*have.AsConst() - *at0.AsConst());
+          limit = limit < 0 ? -1 : limit / *slope.AsConst();
+          msg += "; this only holds for " + var + " <= " + std::to_string(limit);
+        }
+      }
+      msg += ". The VM's pooled allocator rounds storage up to 4096-byte pages, so an overflow "
+             "is silent until the tensor needs more than the rounded size, and then fails with "
+             "'storage allocation failure'";
+    }
+    Diagnostic& d = Report(nodes[2], sev, code, msg);
+    d.related.push_back({Rel(storage.size_node), sname + " allocated here with " + have.ToString() + " bytes"});
+    // Fix 1 (when this storage backs one tensor): size the storage from the need.
+    pending_storage_fixes_.push_back({fn_->diagnostics.size() - 1, sid, need});
+    // Fix 2: assert the precondition before the allocation.
+    if (fits == arith::Tri::kUnknown) {
+      TSNode anchor = dataflow_ ? dataflow_->with_stmt : current_stmt_;
+      if (!ts_node_is_null(anchor)) {
+        uint32_t at = LineStart(text_, ts_node_start_byte(anchor));
+        std::string indent = IndentOf(text_, ts_node_start_byte(anchor));
+        Fix f;
+        f.title = "Assert " + need_text + " <= " + have.ToString() + " before the allocation";
+        f.edits.push_back({Rel(TextRange{at, at}),
+                           indent + "R.assert_op(" + need_text + " <= " + have.ToString() +
+                               ", format=\"input too large for preallocated storage\")\n"});
+        if (pure_ && !force_pure_) {
+          if (auto e = ImpureDecoratorEdit()) f.edits.push_back(*e);
+        }
+        d.fixes.push_back(std::move(f));
+      }
+    }
+  }
+
+  void FinishStorageFixes() {
+    for (const PendingStorageFix& p : pending_storage_fixes_) {
+      const Storage& s = storages_[p.storage];
+      if (s.tensors != 1 || !s.memory_op) continue;
+      Diagnostic& d = fn_->diagnostics[p.diagnostic];
+      Fix f;
+      f.title = "Allocate the storage from the tensor's size: R.shape([" + p.need.ToString() + "])";
+      f.preferred = true;
+      f.edits.push_back({Rel(s.size_node), "R.shape([" + p.need.ToString() + "])"});
+      d.fixes.insert(d.fixes.begin(), std::move(f));
+      for (size_t i = 1; i < d.fixes.size(); ++i) d.fixes[i].preferred = false;
+    }
+  }
+
+ public:
+  void Finish() { FinishStorageFixes(); }
+
+ private:
+  // ---------------------------------------------------------------- call_tir
+
+  // Checks the arguments of R.call_tir(cls.f, args, out_sinfo, tir_vars) against f's buffers.
+  void CallTir(const ops::OpInfo& op, const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
+               const std::vector<ops::ArgValue>& values) {
+    (void)lowered;
+    if (nodes.size() < 3 || ts_node_is_null(nodes[0])) return;
+    auto path = DottedPath(nodes[0], text_);
+    if (!path || path->size() != 2 || !IsModuleRef((*path)[0])) return;
+    const FunctionModel* callee = GlobalRef(nodes[0], (*path)[1]);
+    if (callee == nullptr || callee->kind != FunctionModel::Kind::kPrim || !callee->prim.complete) return;
+    // Inputs: the tuple's elements (or a single value).
+    std::vector<TSNode> in_nodes;
+    TSNode args_node = Unparen(nodes[1]);
+    if (Is(args_node, "tuple") || Is(args_node, "list")) {
+      for (TSNode c : NamedChildren(args_node)) {
+        if (!Is(c, "comment")) in_nodes.push_back(c);
+      }
+    } else if (!ts_node_is_null(args_node)) {
+      in_nodes.push_back(args_node);
+    }
+    std::vector<StructInfo> in_infos;
+    for (TSNode n : in_nodes) in_infos.push_back(ValueInfoNoReport(n));
+    // Outputs.
+    int out_index = -1, tir_index = -1, inplace_index = -1;
+    for (size_t i = 0; i < op.params.size(); ++i) {
+      if (IsStructInfoParam(op.params[i].name)) out_index = static_cast<int>(i);
+      if (std::strcmp(op.params[i].name, "tir_vars") == 0) tir_index = static_cast<int>(i);
+      if (std::strcmp(op.params[i].name, "inplace_indices") == 0) inplace_index = static_cast<int>(i);
+    }
+    if (out_index < 0 || !values[out_index].annotation) return;
+    const StructInfo& out = *values[out_index].annotation;
+    std::vector<StructInfo> outs;
+    std::vector<TSNode> out_nodes;
+    TSNode out_node = Unparen(nodes[out_index]);
+    if (Is(out_node, "list") || Is(out_node, "tuple")) {
+      outs = out.fields;
+      for (TSNode c : NamedChildren(out_node)) {
+        if (!Is(c, "comment")) out_nodes.push_back(c);
+      }
+    } else {
+      outs.push_back(out);
+      out_nodes.push_back(out_node);
+    }
+    if (out_nodes.size() != outs.size()) return;
+    // In-place outputs alias inputs and take no parameter.
+    size_t fresh_outputs = outs.size();
+    if (inplace_index >= 0) {
+      auto idx = values[inplace_index].present ? values[inplace_index].literal.AsIntList(true) : std::nullopt;
+      if (!idx) return;
+      fresh_outputs = 0;
+      for (int64_t i : *idx) fresh_outputs += i == -1 ? 1 : 0;
+      if (fresh_outputs != 0) return;  // mixed in-place/fresh: parameter order not modelled
+    }
+    size_t n_tir = 0;
+    std::vector<arith::Expr> tir_values;
+    if (tir_index >= 0 && values[tir_index].present) {
+      auto list = lowered[tir_index].literal.AsExprList(true);
+      if (!list) return;
+      tir_values = *list;
+      n_tir = list->size();
+    }
+    const PrimSignature& sig = callee->prim;
+    size_t expected = in_nodes.size() + fresh_outputs + n_tir;
+    const std::string callee_name = (*path)[1];
+    if (expected != sig.params.size()) {
+      Diagnostic& d = Report(ts_node_is_null(nodes[1]) ? nodes[0] : nodes[1], Severity::kError,
+                             "call-tir-mismatch",
+                             "R.call_tir passes " + std::to_string(in_nodes.size()) + " input" +
+                                 (in_nodes.size() == 1 ? "" : "s") + ", " + std::to_string(fresh_outputs) +
+                                 " output" + (fresh_outputs == 1 ? "" : "s") +
+                                 (n_tir ? " and " + std::to_string(n_tir) + " trailing integer" + (n_tir == 1 ? "" : "s") : "") +
+                                 " but PrimFunc " + Quote(callee_name) + " takes " +
+                                 std::to_string(sig.params.size()) + " parameter" +
+                                 (sig.params.size() == 1 ? "" : "s"));
+      AddCalleeRelated(&d, callee_name, callee->name_range, "PrimFunc " + Quote(callee_name) + " declared here");
+      return;
+    }
+    std::map<std::string, arith::Expr> binding;
+    // Trailing integer parameters first: they may define buffer dims.
+    for (size_t k = 0; k < n_tir; ++k) {
+      const PrimSignature::Param& p = sig.params[in_nodes.size() + fresh_outputs + k];
+      binding[p.name] = tir_values[k];
+    }
+    // Inputs.
+    for (size_t i = 0; i < in_nodes.size(); ++i) {
+      const PrimSignature::Param& p = sig.params[i];
+      if (p.kind == PrimSignature::Param::Kind::kScalar) {
+        auto lit = LiteralOf(in_nodes[i]);
+        if (lit) binding[p.name] = *lit;
+        continue;
+      }
+      if (p.buffer < 0) continue;
+      const BufferDecl& b = sig.buffers[p.buffer];
+      CompareBuffer(in_infos[i], b, &binding, in_nodes[i], "argument " + std::to_string(i), callee_name,
+                    p.name, /*is_output=*/false, TSNode{});
+    }
+    // Outputs.
+    for (size_t j = 0; j < fresh_outputs; ++j) {
+      const PrimSignature::Param& p = sig.params[in_nodes.size() + j];
+      if (p.buffer < 0) continue;
+      const BufferDecl& b = sig.buffers[p.buffer];
+      CompareBuffer(outs[j], b, &binding, out_nodes[j], "output " + std::to_string(j), callee_name, p.name,
+                    /*is_output=*/true, out_node);
+    }
+  }
+
+  std::optional<arith::Expr> LiteralOf(TSNode n) {
+    n = Unparen(n);
+    if (auto i = IntValue(n, text_)) return arith::Expr(*i);
+    if (Is(n, "identifier")) {
+      std::string name(TextOf(n, text_));
+      if (symvars_.count(name)) return arith::Expr::Var(name);
+      return std::nullopt;
+    }
+    if (Is(n, "call")) {  // T.int64(3), R.prim_value(n)
+      CallArgs a = ArgsOf(n, text_);
+      if (a.positional.size() == 1) return LiteralOf(a.positional[0]);
+    }
+    if (Is(n, "binary_operator")) {
+      AnnotationContext actx = AnnCtx(false);
+      return LowerDim(n, actx);
+    }
+    return std::nullopt;
+  }
+
+  // The struct info of an argument expression already lowered (no new diagnostics).
+  StructInfo ValueInfoNoReport(TSNode n) {
+    n = Unparen(n);
+    if (Is(n, "identifier")) {
+      auto it = env_.find(std::string(TextOf(n, text_)));
+      if (it != env_.end()) return it->second.info;
+    }
+    for (auto it = fn_->hovers.rbegin(); it != fn_->hovers.rend(); ++it) {
+      if (it->range == Rel(n)) {
+        // Hover text of a call result is its printed struct info; not parsed back.
+        break;
+      }
+    }
+    return StructInfo::Unknown();
+  }
+
+  void AddCalleeRelated(Diagnostic* d, const std::string& callee, TextRange callee_relative,
+                        const std::string& message) {
+    // The callee's ranges are relative to the callee; the analyzer rebases them (cross_refs).
+    d->related.push_back({callee_relative, message});
+    cross_refs_.push_back({fn_->diagnostics.size() - 1, d->related.size() - 1, callee});
+  }
+
+  void CompareBuffer(const StructInfo& arg, const BufferDecl& b, std::map<std::string, arith::Expr>* binding,
+                     TSNode at, const std::string& what, const std::string& callee, const std::string& param,
+                     bool is_output, TSNode out_node) {
+    if (!arg.IsTensor()) return;
+    std::string expected_text = "T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
+    auto fail = [&](const std::string& detail, TextRange related_range) {
+      std::string given = types::Print(arg, print_);
+      std::string msg = what + " of R.call_tir has " + detail + " but PrimFunc " + Quote(callee) +
+                        " parameter " + Quote(param) + " expects " + expected_text;
+      Diagnostic& d = Report(at, Severity::kError, "call-tir-mismatch", msg);
+      AddCalleeRelated(&d, callee, related_range, Quote(param) + " declared as " + expected_text);
+      if (is_output) OutSinfoFix(&d, out_node);
+    };
+    if (!b.dtype.empty() && !arg.dtype.empty() && b.dtype != arg.dtype) {
+      fail("dtype " + arg.dtype, b.decl_range);
+      return;
+    }
+    if (!b.shape) return;
+    int rank = static_cast<int>(b.shape->size());
+    if (arg.ndim >= 0 && arg.ndim != rank) {
+      fail("rank " + std::to_string(arg.ndim) + " (" + types::Print(arg, print_) + ")",
+           b.shape_range.empty() ? b.decl_range : b.shape_range);
+      return;
+    }
+    if (!arg.values) return;
+    for (int k = 0; k < rank; ++k) {
+      const arith::Expr& bd = (*b.shape)[k];
+      const arith::Expr& ad = (*arg.values)[k];
+      if (auto var = bd.AsVar(); var && !binding->count(*var)) {
+        (*binding)[*var] = ad;
+        continue;
+      }
+      std::set<std::string> vars;
+      bd.CollectVars(&vars);
+      bool all_bound = true;
+      for (const std::string& v : vars) all_bound = all_bound && binding->count(v);
+      if (!all_bound) continue;
+      arith::Expr expect = bd.Substitute(*binding);
+      if (facts_.ProveEqual(ad, expect) == arith::Tri::kDisproved) {
+        TextRange dim_range = k < static_cast<int>(b.dim_ranges.size()) ? b.dim_ranges[k] : b.shape_range;
+        std::string shape = arg.values ? types::PrintShape(*arg.values) : "?";
+        fail("shape " + shape + " (dim " + std::to_string(k) + " is " + ad.ToString() + ", expected " +
+                 expect.ToString() + ")",
+             dim_range.empty() ? b.decl_range : dim_range);
+        if (!is_output) SingleCallerBufferFix(callee, b, arg);
+        return;
+      }
+    }
+  }
+
+  // Fix for an out_sinfo that contradicts the PrimFunc: write what the PrimFunc implies.
+  void OutSinfoFix(Diagnostic* d, TSNode out_node) {
+    (void)d;
+    (void)out_node;
+  }
+
+  // Fix for an input that contradicts the callee's buffer: rewrite the buffer's shape, offered
+  // when this is the callee's only caller (the analyzer drops it otherwise).
+  void SingleCallerBufferFix(const std::string& callee, const BufferDecl& b, const StructInfo& arg) {
+    if (!arg.values || b.shape_range.empty() || HasOpaque(*arg.values)) return;
+    for (const arith::Expr& e : *arg.values) {
+      if (!e.AsConst()) return;  // symbolic dims would need declarations in the PrimFunc
+    }
+    Diagnostic& d = fn_->diagnostics.back();
+    Fix f;
+    f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + types::PrintShape(*arg.values);
+    f.edits.push_back({b.shape_range, types::PrintShape(*arg.values)});
+    d.fixes.push_back(std::move(f));
+    cross_edits_.push_back({fn_->diagnostics.size() - 1, d.fixes.size() - 1, callee});
+  }
+
+  // ---------------------------------------------------------------- direct calls
+
+  Value GlobalCall(TSNode call, TSNode callee_node, const std::string& name, const CallArgs& args) {
+    Value v;
+    std::vector<Value> arg_values;
+    for (TSNode a : args.positional) arg_values.push_back(LowerValue(a));
+    for (const auto& kw : args.keywords) LowerValue(kw.second);
+    const FunctionModel* callee = GlobalRef(callee_node, name);
+    if (callee == nullptr) return v;
+    if (callee->kind == FunctionModel::Kind::kPrim) {
+      if (callee->prim.writes) Impure(callee_node, "call of PrimFunc " + Quote(name) + " (it writes to its buffers)", call);
+      v.info = StructInfo::Void();
+      fn_->hovers.push_back({Rel(callee_node), "PrimFunc " + name + PrimSignatureText(*callee)});
+      if (callee->prim.complete && !args.splat && args.keywords.empty() &&
+          args.positional.size() == callee->prim.params.size()) {
+        std::map<std::string, arith::Expr> binding;
+        for (size_t i = 0; i < args.positional.size(); ++i) {
+          const PrimSignature::Param& p = callee->prim.params[i];
+          if (p.buffer < 0) continue;
+          CompareBuffer(arg_values[i].info, callee->prim.buffers[p.buffer], &binding, args.positional[i],
+                        "argument " + std::to_string(i), name, p.name, false, TSNode{});
+        }
+      }
+      return v;
+    }
+    const RelaxSignature& sig = callee->relax;
+    if (!sig.pure) Impure(callee_node, "call of impure function " + Quote(name), call);
+    if (!args.splat && args.keywords.empty() && sig.complete && args.positional.size() != sig.params.size()) {
+      Report(call, Severity::kError, "invalid-op-call",
+             "function " + Quote(name) + " takes " + std::to_string(sig.params.size()) + " argument" +
+                 (sig.params.size() == 1 ? "" : "s") + " but " + std::to_string(args.positional.size()) +
+                 " were given");
+      return v;
+    }
+    std::map<std::string, arith::Expr> binding;
+    for (size_t i = 0; i < args.positional.size() && i < sig.params.size(); ++i) {
+      const StructInfo& p = sig.params[i];
+      const StructInfo& a = arg_values[i].info;
+      if (p.IsTensor() && a.IsTensor() && p.values && a.values && p.values->size() == a.values->size()) {
+        for (size_t k = 0; k < p.values->size(); ++k) {
+          if (auto var = (*p.values)[k].AsVar(); var && !binding.count(*var)) binding[*var] = (*a.values)[k];
+        }
+      }
+      types::BaseCheckDetail check = types::CheckBase(p.Substitute(binding), a, facts_);
+      if (check.result == types::BaseCheck::kFailL0) {
+        Report(args.positional[i], Severity::kError, "invalid-op-call",
+               "argument " + std::to_string(i) + " of " + Quote(name) + " is " + types::Print(a, print_) +
+                   " but the parameter " + Quote(sig.param_names[i]) + " is " + types::Print(p, print_) +
+                   " (" + check.reason + ")");
+      }
+    }
+    if (!sig.ret.IsUnknown()) {
+      StructInfo r = sig.ret.Substitute(binding);
+      std::set<std::string> keep;
+      for (const auto& [k, e] : binding) e.CollectVars(&keep);
+      for (const auto& [k, sv] : symvars_) keep.insert(k);
+      v.info = r.EraseVarsNotIn(keep);
+    }
+    if (!v.info.IsUnknown()) fn_->hovers.push_back({Rel(call), types::Print(v.info, print_)});
+    return v;
+  }
+
+  static std::string PrimSignatureText(const FunctionModel& f) {
+    std::string s = "(";
+    for (size_t i = 0; i < f.prim.params.size(); ++i) {
+      const PrimSignature::Param& p = f.prim.params[i];
+      if (i) s += ", ";
+      s += p.name;
+      if (p.buffer >= 0) {
+        const BufferDecl& b = f.prim.buffers[p.buffer];
+        s += ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
+      } else if (p.kind == PrimSignature::Param::Kind::kScalar) {
+        s += ": T." + p.dtype;
+      } else if (p.kind == PrimSignature::Param::Kind::kHandle) {
+        s += ": T.handle";
+      }
+    }
+    return s + ")";
+  }
+
+ public:
+  struct CrossRef {
+    size_t diagnostic;
+    size_t item;
+    std::string callee;
+  };
+  std::vector<CrossRef> cross_refs_;   // related locations in a callee
+  std::vector<CrossRef> cross_edits_;  // fixes editing a callee (item = fix index)
+
+ private:
+  std::string_view text_;
+  const Aliases& aliases_;
+  FunctionModel* fn_;
+  const ModuleContext* ctx_;
+  uint32_t base_;
+  TSNode def_{};
+  TSNode func_{};
+  TSNode decorator_{};
+  TSNode current_stmt_{};
+  types::PrintOptions print_;
+  bool pure_ = true;
+  bool force_pure_ = false;
+  bool saw_return_ = false;
+  std::map<std::string, VarEntry> env_;
+  std::map<std::string, SymVar> symvars_;
+  std::map<std::string, Escaped> escaped_;
+  std::set<std::string> assigned_anywhere_;
+  std::set<std::string> branch_only_;
+  std::set<std::string> module_aliases_;
+  std::optional<DataflowState> dataflow_;
+  std::vector<Storage> storages_;
+  std::vector<PendingStorageFix> pending_storage_fixes_;
+  arith::Facts facts_;
+};
+
+}  // namespace
+
+void LowerRelaxSignature(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn) {
+  ModuleContext none;
+  none.aliases = &aliases;
+  RelaxLowering(def, text, aliases, fn, &none).Signature();
+}
+
+void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
+  RelaxLowering lowering(def, text, *ctx.aliases, fn, &ctx);
+  lowering.Body();
+  lowering.Finish();
+  for (const auto& ref : lowering.cross_refs_) {
+    fn->cross_refs.push_back({ref.diagnostic, ref.item, ref.callee, false});
+  }
+  for (const auto& ref : lowering.cross_edits_) {
+    fn->cross_refs.push_back({ref.diagnostic, ref.item, ref.callee, true});
+  }
+}
+
+}  // namespace tvmls::analysis

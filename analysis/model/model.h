@@ -1,0 +1,161 @@
+// The semantic model of a file: its TVMScript modules, functions, symbols and facts, lowered
+// from the syntax tree error-tolerantly (a broken function does not stop the others).
+//
+// Coordinates: every TextRange in a FunctionModel is relative to the function's start byte, so a
+// function whose text did not change is reused after an edit elsewhere as it is: only the
+// FunctionRef's `base` moves. Absolute(ref, range) gives document offsets.
+#ifndef TVMLS_ANALYSIS_MODEL_MODEL_H_
+#define TVMLS_ANALYSIS_MODEL_MODEL_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arith/expr.h"
+#include "check/diagnostic.h"
+#include "text/text_range.h"
+#include "types/struct_info.h"
+
+namespace tvmls::analysis {
+
+/// Names the file binds to TVMScript's namespaces. `T`, `R`, `I` are conventions: the imports
+/// decide (`from tvm.script import relax as rx` makes `rx` the Relax alias).
+struct Aliases {
+  std::set<std::string> ir = {"I"};
+  std::set<std::string> relax = {"R"};
+  std::set<std::string> tir = {"T"};
+  /// Names of the `tvm` package (`tvm.script.ir_module`).
+  std::set<std::string> tvm = {"tvm"};
+  /// Classic (`tir`, T.block), current (`tirx`, T.sblock), or both accepted (nothing said).
+  bool classic = true;
+  bool current = true;
+  bool current_era_printing() const { return current && !classic; }
+};
+
+/// A TIR buffer as declared: a `T.Buffer` parameter annotation, `T.match_buffer`,
+/// `T.alloc_buffer`, `T.decl_buffer` or a `T.Buffer(...)` in a body.
+struct BufferDecl {
+  std::string name;
+  TextRange name_range;
+  TextRange decl_range;    // the annotation or the call
+  TextRange shape_range;   // the shape argument
+  std::vector<TextRange> dim_ranges;
+  std::optional<std::vector<arith::Expr>> shape;
+  std::string dtype = "float32";
+  std::string scope = "global";
+  enum class Origin { kParam, kMatchBuffer, kAllocBuffer, kDeclBuffer, kBufferCtor };
+  Origin origin = Origin::kParam;
+  int rank() const { return shape ? static_cast<int>(shape->size()) : -1; }
+};
+
+/// What a Relax caller needs to know about a PrimFunc.
+struct PrimSignature {
+  struct Param {
+    std::string name;
+    TextRange name_range;
+    enum class Kind { kBuffer, kHandle, kScalar, kUnknown };
+    Kind kind = Kind::kUnknown;
+    std::string dtype;  // scalar dtype
+    int buffer = -1;    // index into buffers (kBuffer, or kHandle bound by match_buffer)
+  };
+  std::vector<Param> params;
+  std::vector<BufferDecl> buffers;  // parameter buffers (annotation or match_buffer)
+  bool complete = true;             // false when a parameter could not be understood
+  bool writes = true;               // stores to a buffer (a direct call is impure)
+};
+
+/// What a caller needs to know about a Relax function.
+struct RelaxSignature {
+  std::vector<std::string> param_names;
+  std::vector<types::StructInfo> params;
+  types::StructInfo ret;  // kUnknown without a return annotation
+  bool pure = true;
+  bool complete = true;
+};
+
+/// A named thing in a function, with its definition, references and hover text.
+struct Symbol {
+  enum class Kind { kRelaxVar, kRelaxParam, kSymbolicVar, kBuffer, kTirVar, kFunction };
+  Kind kind = Kind::kRelaxVar;
+  std::string name;
+  TextRange definition;
+  std::vector<TextRange> references;
+  std::string detail;  // hover text: struct info, buffer shape/dtype/scope, signature
+};
+
+/// A span with hover text that is not a symbol: call results, op names, `cls.f` references.
+struct HoverSpan {
+  TextRange range;
+  std::string text;
+};
+
+/// An inferred struct info shown after an unannotated binding target.
+struct InlayHint {
+  uint32_t offset = 0;  // after the target name
+  std::string label;    // ": R.Tensor((1, 64, 56, 56), dtype=\"float32\")"
+};
+
+struct FunctionModel {
+  enum class Kind { kRelax, kPrim };
+  Kind kind = Kind::kRelax;
+  std::string name;
+  TextRange range;          // relative, the whole decorated definition
+  TextRange name_range;     // relative
+  std::string module;       // enclosing module class, "" when standalone
+  RelaxSignature relax;
+  PrimSignature prim;
+  uint64_t signature_hash = 0;
+  /// Results of the function's own checks (relative ranges).
+  std::vector<Diagnostic> diagnostics;
+  std::vector<Symbol> symbols;
+  std::vector<HoverSpan> hovers;
+  std::vector<InlayHint> inlays;
+  /// Module functions referenced as `cls.f` with the signature hash seen.
+  std::map<std::string, uint64_t> dependencies;
+  /// Direct calls / call_tir uses of module functions: (callee, relative range of the reference).
+  std::vector<std::pair<std::string, TextRange>> calls;
+  /// Parts of diagnostics that point into another function (the callee of a call_tir): their
+  /// ranges are relative to that function, rebased when the file's diagnostics are assembled.
+  struct CrossRef {
+    size_t diagnostic = 0;
+    size_t item = 0;      // index into related (is_fix false) or fixes (is_fix true)
+    std::string callee;
+    bool is_fix = false;  // all edits of that fix are in the callee
+  };
+  std::vector<CrossRef> cross_refs;
+};
+
+/// A function model placed in the document.
+struct FunctionRef {
+  std::shared_ptr<const FunctionModel> fn;
+  uint32_t base = 0;  // absolute start byte of the decorated definition
+};
+
+struct ModuleModel {
+  std::string name;
+  TextRange range;       // absolute
+  TextRange name_range;  // absolute
+  std::vector<FunctionRef> functions;
+  /// Class-level names that are not functions (`f = R.ExternFunc("f")`): they count as globals.
+  std::set<std::string> extern_globals;
+};
+
+struct FileModel {
+  Aliases aliases;
+  std::vector<ModuleModel> modules;
+  /// Functions outside any module (`@R.function` / `@T.prim_func` at file or test-function level).
+  std::vector<FunctionRef> standalone;
+};
+
+/// Relative range -> absolute.
+inline TextRange Absolute(const FunctionRef& f, TextRange r) {
+  return TextRange{r.begin + f.base, r.end + f.base};
+}
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_MODEL_MODEL_H_

@@ -1,0 +1,191 @@
+#include "model/syntax_util.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace tvmls::analysis {
+
+std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+std::vector<TSNode> Children(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      out.push_back(ts_tree_cursor_current_node(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+std::optional<std::vector<std::string>> DottedPath(TSNode n, std::string_view text) {
+  std::vector<std::string> parts;
+  for (int guard = 0; guard < 64; ++guard) {
+    if (Is(n, "identifier")) {
+      parts.emplace_back(TextOf(n, text));
+      return std::vector<std::string>(parts.rbegin(), parts.rend());
+    }
+    if (!Is(n, "attribute")) return std::nullopt;
+    TSNode attr = Field(n, "attribute");
+    if (ts_node_is_null(attr)) return std::nullopt;
+    parts.emplace_back(TextOf(attr, text));
+    n = Field(n, "object");
+  }
+  return std::nullopt;
+}
+
+std::string Join(const std::vector<std::string>& parts, size_t from, const char* sep) {
+  std::string out;
+  for (size_t i = from; i < parts.size(); ++i) {
+    if (i > from) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::optional<std::string> StringValue(TSNode n, std::string_view text) {
+  if (!Is(n, "string")) return std::nullopt;
+  std::string_view s = TextOf(n, text);
+  size_t q = s.find_first_of("\"'");
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view prefix = s.substr(0, q);
+  for (char c : prefix) {
+    if (c == 'f' || c == 'F' || c == 'b' || c == 'B') return std::nullopt;
+  }
+  bool raw = prefix.find_first_of("rR") != std::string_view::npos;
+  s.remove_prefix(q);
+  size_t quote_len = (s.size() >= 6 && s.substr(0, 3) == std::string(3, s[0])) ? 3 : 1;
+  if (s.size() < 2 * quote_len) return std::nullopt;
+  std::string_view body = s.substr(quote_len, s.size() - 2 * quote_len);
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (!raw && body[i] == '\\' && i + 1 < body.size()) {
+      char c = body[++i];
+      switch (c) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case '\\': out += '\\'; break;
+        case '\'': out += '\''; break;
+        case '"': out += '"'; break;
+        default: out += '\\'; out += c;
+      }
+    } else {
+      out += body[i];
+    }
+  }
+  return out;
+}
+
+std::optional<int64_t> IntValue(TSNode n, std::string_view text) {
+  n = Unparen(n);
+  if (Is(n, "unary_operator")) {
+    TSNode op = Field(n, "operator");
+    auto v = IntValue(Field(n, "argument"), text);
+    if (!v) return std::nullopt;
+    std::string_view o = TextOf(op, text);
+    if (o == "-") {
+      if (*v == INT64_MIN) return std::nullopt;
+      return -*v;
+    }
+    if (o == "+") return v;
+    return std::nullopt;
+  }
+  if (!Is(n, "integer")) return std::nullopt;
+  std::string digits;
+  for (char c : TextOf(n, text)) {
+    if (c != '_') digits += c;
+  }
+  if (digits.empty() || digits.back() == 'l' || digits.back() == 'L' || digits.back() == 'j' ||
+      digits.back() == 'J') {
+    return std::nullopt;
+  }
+  int base = 10;
+  std::string body = digits;
+  if (digits.size() > 2 && digits[0] == '0') {
+    char p = static_cast<char>(digits[1] | 0x20);
+    if (p == 'x') base = 16;
+    if (p == 'o') base = 8;
+    if (p == 'b') base = 2;
+    if (base != 10) body = digits.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(body.c_str(), &end, base);
+  if (errno != 0 || end == body.c_str() || *end != '\0') return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+CallArgs ArgsOf(TSNode call, std::string_view text) {
+  CallArgs args;
+  TSNode list = Field(call, "arguments");
+  args.list = list;
+  if (ts_node_is_null(list)) return args;
+  if (Is(list, "generator_expression")) {
+    args.splat = true;
+    return args;
+  }
+  for (TSNode c : NamedChildren(list)) {
+    if (Is(c, "comment")) continue;
+    if (Is(c, "keyword_argument")) {
+      TSNode name = Field(c, "name");
+      args.keywords.emplace_back(std::string(TextOf(name, text)), Field(c, "value"));
+      args.keyword_nodes.push_back(c);
+    } else if (Is(c, "list_splat") || Is(c, "dictionary_splat")) {
+      args.splat = true;
+    } else {
+      args.positional.push_back(c);
+    }
+  }
+  return args;
+}
+
+TSNode Keyword(const CallArgs& args, std::string_view name) {
+  for (const auto& [k, v] : args.keywords) {
+    if (k == name) return v;
+  }
+  return TSNode{};
+}
+
+TSNode Unparen(TSNode n) {
+  for (int guard = 0; guard < 256 && Is(n, "parenthesized_expression"); ++guard) {
+    std::vector<TSNode> kids = NamedChildren(n);
+    TSNode inner{};
+    for (TSNode k : kids) {
+      if (!Is(k, "comment")) {
+        inner = k;
+        break;
+      }
+    }
+    if (ts_node_is_null(inner)) return n;
+    n = inner;
+  }
+  return n;
+}
+
+uint32_t LineStart(std::string_view text, uint32_t offset) {
+  if (offset > text.size()) offset = static_cast<uint32_t>(text.size());
+  while (offset > 0 && text[offset - 1] != '\n') --offset;
+  return offset;
+}
+
+std::string IndentOf(std::string_view text, uint32_t offset) {
+  uint32_t b = LineStart(text, offset), e = b;
+  while (e < text.size() && (text[e] == ' ' || text[e] == '\t')) ++e;
+  return std::string(text.substr(b, e - b));
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,67 @@
+// Small helpers over tree-sitter nodes for the lowering code.
+#ifndef TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
+#define TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
+
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "text/text_range.h"
+
+namespace tvmls::analysis {
+
+inline bool Is(TSNode n, const char* type) {
+  return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
+}
+inline TextRange RangeOf(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
+inline std::string_view TextOf(TSNode n, std::string_view text) {
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > text.size() || e > text.size() || e < b) return {};
+  return text.substr(b, e - b);
+}
+inline TSNode Field(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+/// Named children in order, through hidden chain nodes (cursor based: O(children)).
+std::vector<TSNode> NamedChildren(TSNode n);
+/// All children (named and anonymous).
+std::vector<TSNode> Children(TSNode n);
+
+/// `R.nn.conv2d` -> {"R", "nn", "conv2d"}; nullopt when not a pure identifier/attribute chain.
+std::optional<std::vector<std::string>> DottedPath(TSNode n, std::string_view text);
+std::string Join(const std::vector<std::string>& parts, size_t from, const char* sep = ".");
+
+/// The string value of a plain string literal (`"float32"`, `'x'`), without escapes processing
+/// beyond the common ones; nullopt for f-strings, concatenations, non-strings.
+std::optional<std::string> StringValue(TSNode n, std::string_view text);
+/// Integer literal value (decimal/hex/octal/binary, underscores), with unary minus.
+std::optional<int64_t> IntValue(TSNode n, std::string_view text);
+
+/// A call's arguments: positional nodes, keyword (name, value) pairs, splat present.
+struct CallArgs {
+  std::vector<TSNode> positional;
+  std::vector<std::pair<std::string, TSNode>> keywords;
+  std::vector<TSNode> keyword_nodes;  // the keyword_argument nodes
+  bool splat = false;
+  TSNode list{};  // the argument_list node
+};
+CallArgs ArgsOf(TSNode call, std::string_view text);
+/// The keyword argument value, or a null node.
+TSNode Keyword(const CallArgs& args, std::string_view name);
+
+/// Strips parenthesized_expression wrappers.
+TSNode Unparen(TSNode n);
+
+/// Start of the line containing `offset` and the indentation text of that line.
+uint32_t LineStart(std::string_view text, uint32_t offset);
+std::string IndentOf(std::string_view text, uint32_t offset);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
