@@ -1,0 +1,197 @@
+#include "query/queries.h"
+
+#include <algorithm>
+
+namespace tvmls::analysis {
+
+namespace {
+
+// The function whose definition contains `offset`, and its module (null when standalone).
+const FunctionRef* FunctionAt(const FileModel& model, uint32_t offset, const ModuleModel** module) {
+  *module = nullptr;
+  for (const ModuleModel& m : model.modules) {
+    for (const FunctionRef& f : m.functions) {
+      TextRange r = Absolute(f, f.fn->range);
+      if (r.begin <= offset && offset <= r.end) {
+        *module = &m;
+        return &f;
+      }
+    }
+  }
+  for (const FunctionRef& f : model.standalone) {
+    TextRange r = Absolute(f, f.fn->range);
+    if (r.begin <= offset && offset <= r.end) return &f;
+  }
+  return nullptr;
+}
+
+bool Hit(TextRange r, uint32_t offset) { return r.begin <= offset && offset <= r.end && !r.empty(); }
+
+// The symbol with a definition or reference at `offset` (relative).
+const Symbol* SymbolAt(const FunctionModel& fn, uint32_t rel, TextRange* where) {
+  for (const Symbol& s : fn.symbols) {
+    if (Hit(s.definition, rel)) {
+      *where = s.definition;
+      return &s;
+    }
+    for (TextRange r : s.references) {
+      if (Hit(r, rel)) {
+        *where = r;
+        return &s;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The module function referenced by a `cls.f` at `rel`, if any.
+const std::pair<std::string, TextRange>* CallAt(const FunctionModel& fn, uint32_t rel) {
+  for (const auto& c : fn.calls) {
+    if (Hit(c.second, rel)) return &c;
+  }
+  return nullptr;
+}
+
+const FunctionRef* FindFunction(const ModuleModel* module, const std::string& name) {
+  if (module == nullptr) return nullptr;
+  for (const FunctionRef& f : module->functions) {
+    if (f.fn->name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::string FunctionDetail(const FunctionModel& fn) {
+  if (fn.kind == FunctionModel::Kind::kPrim) {
+    std::string s = "T.prim_func " + fn.name + "(";
+    for (size_t i = 0; i < fn.prim.params.size(); ++i) {
+      const PrimSignature::Param& p = fn.prim.params[i];
+      s += (i ? ", " : "") + p.name;
+      if (p.buffer >= 0) {
+        const BufferDecl& b = fn.prim.buffers[p.buffer];
+        s += ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
+      } else if (p.kind == PrimSignature::Param::Kind::kScalar) {
+        s += ": T." + p.dtype;
+      } else if (p.kind == PrimSignature::Param::Kind::kHandle) {
+        s += ": T.handle";
+      }
+    }
+    return s + ")";
+  }
+  std::string s = std::string("R.function") + (fn.relax.pure ? "" : "(pure=False)") + " " + fn.name + "(";
+  for (size_t i = 0; i < fn.relax.params.size(); ++i) {
+    s += (i ? ", " : "") + fn.relax.param_names[i];
+    std::string t = types::Print(fn.relax.params[i]);
+    if (!t.empty()) s += ": " + t;
+  }
+  s += ")";
+  std::string r = types::Print(fn.relax.ret);
+  if (!r.empty()) s += " -> " + r;
+  return s;
+}
+
+}  // namespace
+
+std::optional<Hover> HoverAt(const FileModel& model, uint32_t offset) {
+  const ModuleModel* module = nullptr;
+  const FunctionRef* f = FunctionAt(model, offset, &module);
+  if (f == nullptr) return std::nullopt;
+  uint32_t rel = offset - f->base;
+  if (Hit(f->fn->name_range, rel)) return Hover{Absolute(*f, f->fn->name_range), FunctionDetail(*f->fn)};
+  TextRange where;
+  if (const Symbol* s = SymbolAt(*f->fn, rel, &where)) {
+    if (!s->detail.empty()) return Hover{Absolute(*f, where), s->detail};
+  }
+  if (const auto* call = CallAt(*f->fn, rel)) {
+    if (const FunctionRef* callee = FindFunction(module, call->first)) {
+      return Hover{Absolute(*f, call->second), FunctionDetail(*callee->fn)};
+    }
+  }
+  // The smallest hover span containing the offset.
+  const HoverSpan* best = nullptr;
+  for (const HoverSpan& h : f->fn->hovers) {
+    if (Hit(h.range, rel) && (best == nullptr || h.range.size() < best->range.size())) best = &h;
+  }
+  if (best != nullptr) return Hover{Absolute(*f, best->range), best->text};
+  return std::nullopt;
+}
+
+std::vector<TextRange> DefinitionAt(const FileModel& model, uint32_t offset) {
+  const ModuleModel* module = nullptr;
+  const FunctionRef* f = FunctionAt(model, offset, &module);
+  if (f == nullptr) return {};
+  uint32_t rel = offset - f->base;
+  TextRange where;
+  if (const Symbol* s = SymbolAt(*f->fn, rel, &where)) return {Absolute(*f, s->definition)};
+  if (const auto* call = CallAt(*f->fn, rel)) {
+    if (const FunctionRef* callee = FindFunction(module, call->first)) {
+      return {Absolute(*callee, callee->fn->name_range)};
+    }
+  }
+  if (Hit(f->fn->name_range, rel)) return {Absolute(*f, f->fn->name_range)};
+  return {};
+}
+
+std::vector<TextRange> ReferencesAt(const FileModel& model, uint32_t offset, bool include_definition) {
+  const ModuleModel* module = nullptr;
+  const FunctionRef* f = FunctionAt(model, offset, &module);
+  if (f == nullptr) return {};
+  uint32_t rel = offset - f->base;
+  std::vector<TextRange> out;
+  TextRange where;
+  if (const Symbol* s = SymbolAt(*f->fn, rel, &where)) {
+    if (include_definition) out.push_back(Absolute(*f, s->definition));
+    for (TextRange r : s->references) out.push_back(Absolute(*f, r));
+    return out;
+  }
+  std::string name;
+  if (const auto* call = CallAt(*f->fn, rel)) name = call->first;
+  else if (Hit(f->fn->name_range, rel)) name = f->fn->name;
+  if (name.empty()) return {};
+  if (include_definition) {
+    if (const FunctionRef* callee = FindFunction(module, name)) {
+      out.push_back(Absolute(*callee, callee->fn->name_range));
+    } else if (module == nullptr && f->fn->name == name) {
+      out.push_back(Absolute(*f, f->fn->name_range));
+    }
+  }
+  if (module != nullptr) {
+    for (const FunctionRef& g : module->functions) {
+      for (const auto& c : g.fn->calls) {
+        if (c.first == name) out.push_back(Absolute(g, c.second));
+      }
+    }
+  }
+  std::sort(out.begin() + (include_definition && !out.empty() ? 1 : 0), out.end(),
+            [](TextRange a, TextRange b) { return a.begin < b.begin; });
+  return out;
+}
+
+std::vector<OutlineItem> Outline(const FileModel& model) {
+  std::vector<OutlineItem> out;
+  auto item = [](const FunctionRef& f) {
+    OutlineItem i;
+    i.kind = f.fn->kind == FunctionModel::Kind::kPrim ? OutlineItem::Kind::kPrimFunction
+                                                      : OutlineItem::Kind::kRelaxFunction;
+    i.name = f.fn->name;
+    i.detail = FunctionDetail(*f.fn);
+    i.range = Absolute(f, f.fn->range);
+    i.selection = Absolute(f, f.fn->name_range);
+    return i;
+  };
+  for (const ModuleModel& m : model.modules) {
+    OutlineItem mi;
+    mi.kind = OutlineItem::Kind::kModule;
+    mi.name = m.name;
+    mi.range = m.range;
+    mi.selection = m.name_range;
+    for (const FunctionRef& f : m.functions) mi.children.push_back(item(f));
+    out.push_back(std::move(mi));
+  }
+  for (const FunctionRef& f : model.standalone) out.push_back(item(f));
+  std::sort(out.begin(), out.end(), [](const OutlineItem& a, const OutlineItem& b) {
+    return a.range.begin < b.range.begin;
+  });
+  return out;
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,47 @@
+// Editor queries over the semantic model, in byte offsets: hover text, definition, references,
+// outline. The server converts to LSP positions; nothing here knows LSP.
+#ifndef TVMLS_ANALYSIS_QUERY_QUERIES_H_
+#define TVMLS_ANALYSIS_QUERY_QUERIES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "text/text_range.h"
+
+namespace tvmls::analysis {
+
+struct Hover {
+  TextRange range;   // the token the hover is about
+  std::string text;  // printer syntax: struct info, buffer declaration, op signature + doc
+};
+
+/// Struct info of the variable, parameter, call result, buffer or op at `offset`.
+std::optional<Hover> HoverAt(const FileModel& model, uint32_t offset);
+
+/// Where the name at `offset` is defined: a Relax variable or parameter, a symbolic variable, a
+/// TIR buffer, or the function a `cls.f` refers to. Empty when nothing is known.
+std::vector<TextRange> DefinitionAt(const FileModel& model, uint32_t offset);
+
+/// Every occurrence of the name at `offset` (the definition first when `include_definition`).
+/// For a function name (at its definition or at any `cls.f`), every `cls.f` of its module.
+std::vector<TextRange> ReferencesAt(const FileModel& model, uint32_t offset, bool include_definition);
+
+struct OutlineItem {
+  enum class Kind { kModule, kRelaxFunction, kPrimFunction };
+  Kind kind = Kind::kModule;
+  std::string name;
+  std::string detail;       // the function's signature, "" for modules
+  TextRange range;          // whole definition
+  TextRange selection;      // the name
+  std::vector<OutlineItem> children;
+};
+
+/// Modules with their functions, then standalone functions, in document order.
+std::vector<OutlineItem> Outline(const FileModel& model);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_QUERY_QUERIES_H_
