@@ -203,8 +203,10 @@ class Discoverer {
       }
     } else if (Is(stmt, "function_definition") || Is(stmt, "class_definition")) {
       Definition(stmt, module);
-    } else if (Is(stmt, "expression_statement")) {
-      for (TSNode c : NamedChildren(stmt)) {
+    } else if (Is(stmt, "expression_statement") || Is(stmt, "assignment") ||
+               Is(stmt, "augmented_assignment")) {
+      std::vector<TSNode> kids = Is(stmt, "expression_statement") ? NamedChildren(stmt) : std::vector<TSNode>{stmt};
+      for (TSNode c : kids) {
         if (Is(c, "assignment") || Is(c, "augmented_assignment")) {
           Targets(Field(c, "left"));
           TSNode right = Field(c, "right");
@@ -265,8 +267,9 @@ class Discoverer {
     for (TSNode stmt : NamedChildren(body)) {
       if (Is(stmt, "decorated_definition")) {
         Statement(stmt, m);
-      } else if (Is(stmt, "expression_statement")) {
-        for (TSNode c : NamedChildren(stmt)) {
+      } else if (Is(stmt, "expression_statement") || Is(stmt, "assignment")) {
+        std::vector<TSNode> kids = Is(stmt, "assignment") ? std::vector<TSNode>{stmt} : NamedChildren(stmt);
+        for (TSNode c : kids) {
           if (Is(c, "assignment")) {
             TSNode left = Field(c, "left");
             if (Is(left, "identifier")) m->extern_globals.insert(std::string(TextOf(left, text_)));

@@ -346,7 +346,10 @@ class RelaxLowering {
   }
 
   void Statement(TSNode stmt) {
-    if (Is(stmt, "expression_statement")) {
+    if (Is(stmt, "assignment") || Is(stmt, "augmented_assignment")) {
+      current_stmt_ = stmt;
+      if (Is(stmt, "assignment")) Assignment(stmt, stmt);
+    } else if (Is(stmt, "expression_statement")) {
       std::vector<TSNode> kids = NamedChildren(stmt);
       if (kids.size() != 1) return;
       TSNode e = kids[0];
@@ -1067,7 +1070,7 @@ class RelaxLowering {
       if (!bound) LowerValue(args.positional[i]);
     }
     fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era) + "\n\n" + op->doc});
-    if (!op->pure) Impure(callee, std::string("R.") + sub, call);
+    if (!op->pure) Impure(callee, std::string("operator ") + op->name, call);
     std::string name = op->name;
     if (name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
         name == "relax.vm.kill_object") {
@@ -1088,7 +1091,14 @@ class RelaxLowering {
       Report(at, Severity::kError, "invalid-op-call", "R." + sub + ": " + e.message);
     }
     v.info = r.info;
-    if (name == "relax.const") v.constant = true;
+    const std::string script = op->script;
+    if (script == "const") v.constant = true;
+    // Literal views of the helpers whose value is a literal: R.shape([..]), R.dtype("f32"),
+    // R.str("s"), R.prim_value(v).
+    if ((script == "shape" || script == "dtype" || script == "str" || script == "prim_value") &&
+        !lowered.empty()) {
+      v.literal = lowered[0].literal;
+    }
     if (name == "relax.memory.alloc_storage" || name == "relax.vm.alloc_storage") {
       v.storage = AllocStorage(name == "relax.memory.alloc_storage", nodes, lowered, values);
     } else if (name == "relax.memory.alloc_tensor" || name == "relax.vm.alloc_tensor") {
@@ -1207,7 +1217,7 @@ class RelaxLowering {
     TSNode stmt = current_stmt_;
     if (ts_node_is_null(stmt)) return;
     // The statement must be exactly this call (optionally bound to a name).
-    TSNode expr = NamedChildren(stmt).empty() ? TSNode{} : NamedChildren(stmt)[0];
+    TSNode expr = Is(stmt, "assignment") ? stmt : NamedChildren(stmt).empty() ? TSNode{} : NamedChildren(stmt)[0];
     TSNode value = Is(expr, "assignment") ? Unparen(Field(expr, "right")) : expr;
     if (!ts_node_eq(value, call)) return;
     uint32_t line_begin = LineStart(text_, ts_node_start_byte(stmt));
@@ -1535,6 +1545,7 @@ class RelaxLowering {
   void CompareBuffer(const StructInfo& arg, const BufferDecl& b, std::map<std::string, arith::Expr>* binding,
                      TSNode at, const std::string& what, const std::string& callee, const std::string& param,
                      bool is_output, TSNode out_node) {
+    (void)out_node;
     if (!arg.IsTensor()) return;
     std::string expected_text = "T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
     auto fail = [&](const std::string& detail, TextRange related_range) {
@@ -1543,7 +1554,7 @@ class RelaxLowering {
                         " parameter " + Quote(param) + " expects " + expected_text;
       Diagnostic& d = Report(at, Severity::kError, "call-tir-mismatch", msg);
       AddCalleeRelated(&d, callee, related_range, Quote(param) + " declared as " + expected_text);
-      if (is_output) OutSinfoFix(&d, out_node);
+      if (is_output) OutSinfoFix(&fn_->diagnostics.back(), at, b, *binding);
     };
     if (!b.dtype.empty() && !arg.dtype.empty() && b.dtype != arg.dtype) {
       fail("dtype " + arg.dtype, b.decl_range);
@@ -1583,9 +1594,25 @@ class RelaxLowering {
   }
 
   // Fix for an out_sinfo that contradicts the PrimFunc: write what the PrimFunc implies.
-  void OutSinfoFix(Diagnostic* d, TSNode out_node) {
-    (void)d;
-    (void)out_node;
+  void OutSinfoFix(Diagnostic* d, TSNode at, const BufferDecl& b,
+                   const std::map<std::string, arith::Expr>& binding) {
+    if (!b.shape || b.dtype.empty()) return;
+    std::vector<arith::Expr> derived;
+    for (const arith::Expr& e : *b.shape) {
+      std::set<std::string> vars;
+      e.CollectVars(&vars);
+      for (const std::string& v : vars) {
+        if (!binding.count(v)) return;
+      }
+      derived.push_back(e.Substitute(binding));
+    }
+    if (HasOpaque(derived)) return;
+    std::string text = types::Print(StructInfo::Tensor(derived, b.dtype), print_);
+    Fix f;
+    f.title = "Change the output struct info to " + text;
+    f.preferred = true;
+    f.edits.push_back({Rel(at), text});
+    d->fixes.push_back(std::move(f));
   }
 
   // Fix for an input that contradicts the callee's buffer: rewrite the buffer's shape, offered
