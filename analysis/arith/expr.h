@@ -62,15 +62,30 @@ class Expr {
   static Expr Var(std::string name);
   /// A value tvmls does not interpret, identified by its spelling.
   static Expr Opaque(std::string spelling);
-  /// The result of an int64 overflow: unequal to everything but itself, unbounded.
+  /// The result of an int64 overflow: unequal to everything but itself, unbounded. It is the opaque
+  /// atom spelled `<overflow>`, and it poisons: any operation with an overflow operand (sums,
+  /// products, floordiv, min, ..., even `o - o`) gives Overflow() again.
   static Expr Overflow();
 
   /// floordiv/floormod as in TVM (round toward negative infinity). Folded when both are constants
-  /// (division by a constant 0 gives an opaque value), and `floordiv(c*q + r, c)` splits into
-  /// `q + floordiv(r, c)` when c is a positive constant; r constant folds completely.
+  /// (division by a constant 0 gives an opaque value spelled `a // 0` / `a % 0`), and
+  /// `floordiv(c*q + r, c)` splits into `q + floordiv(r, c)` when c is a positive constant; r
+  /// constant folds completely. Normalization for a constant divisor c:
+  ///  * c == 1: `a` / `0`; c < 0: `floordiv(a, c) == floordiv(-a, -c)`,
+  ///    `floormod(a, c) == -floormod(-a, -c)`;
+  ///  * a common factor g of c and every coefficient is cancelled: `floordiv(n*4, 8) == n // 2`,
+  ///    `floormod(n*4, 8) == n % 2 * 4`;
+  ///  * each non-constant coefficient k splits by truncation, k = c*(k/c) + k%c, so
+  ///    `(n*5) // 4 == n + n // 4` while `-n // 4` stays as written;
+  ///  * the constant stays inside the floordiv atom (`(n - 1) // 2 + 1`, as TVM prints conv/pool
+  ///    shapes) unless it folds; inside a floormod atom it is reduced modulo c
+  ///    (`(n + 5) % 4 == (n + 1) % 4`).
+  /// A non-constant divisor gives an atom.
   static Expr FloorDiv(const Expr& a, const Expr& b);
   static Expr FloorMod(const Expr& a, const Expr& b);
-  /// min/max; folded for constants and for equal operands.
+  /// min/max; folded for constants, for equal operands and when the operands differ by a constant
+  /// (`T.min(n, n + 1) == n`). Otherwise an atom with a constant operand last (`T.min(n, 4)`),
+  /// else the operands in Expr order.
   static Expr Min(const Expr& a, const Expr& b);
   static Expr Max(const Expr& a, const Expr& b);
 
@@ -97,9 +112,17 @@ class Expr {
   /// Replaces variables by expressions, re-canonicalizing.
   Expr Substitute(const std::map<std::string, Expr>& values) const;
 
-  /// TVMScript spelling as TVM's printer writes shape dims: `4`, `n`, `n * 4`, `n + m + 1`,
-  /// `n * m`, `n - 1`, `n // 4`, `n % 4`, `T.min(a, b)`, `T.max(a, b)`. Deterministic: terms of
-  /// higher degree first, then by atom order; the constant last.
+  /// TVMScript spelling as TVM's printer writes shape dims: `4`, `n`, `n * 4`, `m + n + 1`,
+  /// `m * n`, `n - 1`, `n // 4`, `n % 4`, `T.min(a, b)`, `T.max(a, b)`. Deterministic: terms of
+  /// higher degree first, then by atom order (variables by name, so `n + m` prints `m + n`), the
+  /// constant last; except that the first positive term is moved to the front and the others
+  /// follow as ` + t` / ` - t` (`16 - n * 4`, `n - m`). With no positive term the text starts with
+  /// a unary minus (`-n`, `-n * 4 - 1`, `-(n // 4)`). Coefficients follow the monomial
+  /// (`m * n * 2`); powers repeat the factor (`n * n`). A floordiv/floormod factor after the
+  /// first is parenthesized (`m * (n // 4)`), as are divisors that are not a single name or
+  /// non-negative constant (`n // (m * 2)`) and compound dividends (`(n + 1) // 4`); opaque
+  /// spellings that are not plain names are parenthesized unless they are the whole expression.
+  /// The text parses back (ParseExpr) to the same Expr.
   std::string ToString() const;
 
   /// One term: coefficient times the product of atoms (with multiplicity, sorted).
@@ -118,7 +141,10 @@ class Expr {
 /// Parses the expression syntax used in shape strings and printer output:
 /// integers, identifiers, `+ - * // %`, unary minus, parentheses, `T.int64(5)`-style casts (the
 /// value), `T.min(a, b)`, `T.max(a, b)`, `T.floordiv(a, b)`, `T.floormod(a, b)`. Returns nullopt
-/// for anything else. Used for `R.Tensor(("n * 2",), ...)` and by tests.
+/// for anything else (`/`, `**`, other calls, attributes, strings, literals beyond int64, nesting
+/// deeper than 200). Python precedence: unary minus binds tighter than `* // %`, so `-n // 2` is
+/// `floordiv(-n, 2)`. Casts are `T.int8/16/32/64` and `T.uint8/16/32/64`. Used for
+/// `R.Tensor(("n * 2",), ...)` and by tests.
 std::optional<Expr> ParseExpr(std::string_view text);
 
 }  // namespace tvmls::arith

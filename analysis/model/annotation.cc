@@ -142,8 +142,8 @@ std::optional<std::vector<arith::Expr>> LowerDims(TSNode node, AnnotationContext
     }
     return dims;
   }
-  if (allow_scalar && (Is(node, "integer") || Is(node, "identifier") ||
-                       Is(node, "binary_operator"))) {
+  // A bare integer is a 1-D shape; a bare name may hold a whole tuple, so it stays unknown.
+  if (allow_scalar && Is(node, "integer")) {
     if (dim_ranges) dim_ranges->push_back(RangeOf(node));
     return std::vector<arith::Expr>{LowerDim(node, ctx)};
   }

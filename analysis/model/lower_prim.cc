@@ -85,6 +85,16 @@ class PrimLowering {
         }
       }
     }
+    fn_->prim.returns_value = !ts_node_is_null(Field(func_, "return_type")) &&
+                              TextOf(Field(func_, "return_type"), text_) != "None";
+    // Stores to buffers make a direct call impure; known before the body is lowered.
+    fn_->prim.writes = false;
+    ForEachNode(body, [&](TSNode n) {
+      if ((Is(n, "assignment") || Is(n, "augmented_assignment")) && Is(Field(n, "left"), "subscript")) {
+        fn_->prim.writes = true;
+      }
+      return !fn_->prim.writes;
+    });
     // Hash of what callers see.
     std::string canon;
     for (const PrimSignature::Param& p : sig.params) {
@@ -95,6 +105,7 @@ class PrimLowering {
       }
       canon += ";";
     }
+    canon += fn_->prim.writes ? "w" : "r";
     fn_->signature_hash = HashString(canon);
   }
 
@@ -113,7 +124,6 @@ class PrimLowering {
         fn_->symbols.push_back(std::move(s));
       }
     }
-    fn_->prim.writes = false;
     Walk(Field(func_, "body"));
   }
 
@@ -375,14 +385,18 @@ class PrimLowering {
   // Returns whether to descend into n.
   bool Visit(TSNode n) {
     if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
-      TSNode left = Field(n, "left");
-      if (Is(left, "subscript") && buffers_.count(std::string(TextOf(Field(left, "value"), text_)))) {
-        fn_->prim.writes = true;
-      }
       TSNode target, call;
       if (Is(n, "assignment") && AssignedCall(n, &target, &call)) DeclareFromCall(target, call);
     } else if (Is(n, "call")) {
       auto path = DottedPath(Field(n, "function"), text_);
+      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) &&
+          ((*path)[1] == "reads" || (*path)[1] == "writes")) {
+        // Region annotations are not accesses: only their arity is checked.
+        ++region_depth_;
+        ForEachNode(Field(n, "arguments"), [&](TSNode k) { return Visit(k); });
+        --region_depth_;
+        return false;
+      }
       if (path && path->size() == 2 && IsAlias(aliases_.tir, *path)) {
         const BufferCtor* ctor = FindCtor((*path)[1]);
         if (ctor != nullptr && !declared_calls_.count(ts_node_start_byte(n)) &&
@@ -392,7 +406,7 @@ class PrimLowering {
         }
       }
     } else if (Is(n, "subscript")) {
-      CheckAccess(n);
+      CheckAccess(n, region_depth_ > 0);
     } else if (Is(n, "identifier")) {
       std::string name(TextOf(n, text_));
       auto it = buffers_.find(name);
@@ -428,7 +442,7 @@ class PrimLowering {
     AddBufferSymbol(decl, false);
   }
 
-  void CheckAccess(TSNode sub) {
+  void CheckAccess(TSNode sub, bool region_only) {
     TSNode value = Field(sub, "value");
     if (!Is(value, "identifier")) return;
     std::string name(TextOf(value, text_));
@@ -477,6 +491,7 @@ class PrimLowering {
       fn_->diagnostics.push_back(std::move(d));
       return;
     }
+    if (region_only) return;
     for (size_t k = 0; k < rank; ++k) {
       auto idx = IntValue(indices[k], text_);
       auto dim = (*b.shape)[k].AsConst();
@@ -506,6 +521,7 @@ class PrimLowering {
   std::map<std::string, int> buffers_;
   std::map<std::string, BufferDecl> buffer_decls_;
   std::set<uint32_t> declared_calls_;
+  int region_depth_ = 0;
 };
 
 }  // namespace

@@ -66,6 +66,7 @@ struct PrimSignature {
   std::vector<BufferDecl> buffers;  // parameter buffers (annotation or match_buffer)
   bool complete = true;             // false when a parameter could not be understood
   bool writes = true;               // stores to a buffer (a direct call is impure)
+  bool returns_value = false;       // has a return annotation (`-> T.int32`)
 };
 
 /// What a caller needs to know about a Relax function.

@@ -80,7 +80,9 @@ struct StructInfo {
   /// Substitutes variables in every shape/prim expression.
   StructInfo Substitute(const std::map<std::string, arith::Expr>& values) const;
   /// Replaces by "unknown" every dim that mentions a variable not in `keep` (TVM's erasure when a
-  /// variable goes out of scope): the shape becomes unknown but ndim is kept.
+  /// variable goes out of scope): the shape becomes unknown but ndim is kept. A prim value is
+  /// dropped the same way (dtype kept); tuple fields recurse; callables are returned unchanged
+  /// (their parameters define their own variables).
   StructInfo EraseVarsNotIn(const std::set<std::string>& keep) const;
 };
 
@@ -89,7 +91,8 @@ struct PrintOptions {
   bool current_era = false;
 };
 
-/// TVM printer spelling; kUnknown prints as "" (callers must not show it).
+/// TVM printer spelling; kUnknown prints as "" (callers must not show it). A kUnknown nested
+/// in a tuple field or callable parameter/return prints as `R.Object` (`R.Any`), the top type.
 std::string Print(const StructInfo& info, const PrintOptions& options = {});
 /// A shape as the printer writes it inside R.Tensor: `(1, 64, 56, 56)`, `(n,)`, `()`.
 std::string PrintShape(const std::vector<arith::Expr>& dims);
@@ -98,6 +101,14 @@ std::string PrintShape(const std::vector<arith::Expr>& dims);
 /// kPass: base provably a supertype of derived; kFailL2: not provable because of symbolic values;
 /// kFailL1: static information missing on the derived side; kFailL0: disjoint (provably wrong).
 /// kUnknown on either side (tvmls does not know) gives kPass: silence.
+///
+/// Checks return at the first failing property in TVM's order (Tensor: dtype, ndim, vdevice,
+/// shape), so `R.Tensor((2, 3), "float32")` vs `R.Tensor(ndim=3)` is kFailL1 (dtype), not kFailL0.
+/// One deliberate difference from TVM: a symbolic dim (or prim value) pair the facts *disprove*
+/// (`n + 1` vs `n`) is kFailL0; TVM's TypeBaseChecker says kFailL2 for every non-literal pair it
+/// cannot prove equal. Literal pairs and everything else follow TVM. Shape variables: the same
+/// name passes, anything else against a shape variable is kFailL2. Prim: base dtype known and
+/// derived unknown is kFailL1 (a "" dtype is tvmls-unknown).
 enum class BaseCheck { kPass, kFailL2, kFailL1, kFailL0 };
 
 /// Where a check failed, for messages: which tuple field and which dim (-1 when not a dim).
@@ -105,21 +116,32 @@ struct BaseCheckDetail {
   BaseCheck result = BaseCheck::kPass;
   std::vector<int> field_path;  // tuple field indices down to the failing value
   int dim = -1;                 // the failing dim index, or -1
-  std::string reason;           // "dtype float16 vs float32", "dim 0: 64 vs 1", "ndim 3 vs 4", ...
+  /// Always `<base> vs <derived>`: "dtype float16 vs float32", "dim 0: 64 vs 1", "ndim 3 vs
+  /// unknown", "Shape vs Tensor", "shape (n, 4) vs unknown", "vdevice cuda:0 vs none",
+  /// "value n vs m", "fields 2 vs 1", "purity: pure vs impure"; callable parts are prefixed
+  /// ("param 0: ...", "ret: ..."). Empty on kPass.
+  std::string reason;
 };
 
 BaseCheckDetail CheckBase(const StructInfo& base, const StructInfo& derived,
                           const arith::Facts& facts);
 
 /// TVM's TypeLCA for if/else results: same dtype or unknown, same ndim or unknown, shape kept
-/// only if provably equal; different kinds give Object.
+/// only if provably equal (or the same shape variable), vdevice kept only if equal; different
+/// kinds give Object. Shapes keep values only when provably equal, else `R.Shape(ndim=k)` (ndim
+/// -1 if different). Prims need the same dtype (else Object) and keep a provably equal value.
+/// Tuples join fieldwise when of equal length, else Object. Callables: pure only if both are;
+/// params kept when both have identical params (same printed form), else opaque; returns joined.
+/// kUnknown on either side gives kUnknown.
 StructInfo Join(const StructInfo& a, const StructInfo& b, const arith::Facts& facts);
 
 /// Bytes one element of `dtype` occupies ("float32" -> 4, "bool" -> 1, "float16x4" -> 8,
-/// "float4_e2m1fn" -> nullopt when not a whole byte); nullopt for unknown dtypes.
+/// "float4_e2m1fn" -> nullopt when not a whole byte); nullopt for unknown dtypes. Computed as
+/// bits * lanes / 8 and nullopt unless that divides evenly: bool counts 8 bits (DLPack kDLBool),
+/// handle 64; int1/int4/float6_*/float4_* give nullopt, "float4_e2m1fnx2" gives 1.
 std::optional<int64_t> DTypeBytes(const std::string& dtype);
-/// A dtype TVM accepts: int/uint/float/bfloat with bits (and optional xlanes), bool, handle,
-/// the float8/float4/float6 variants.
+/// A dtype TVM accepts: int/uint with 1, 2, 4, 8, 16, 32 or 64 bits, float16/32/64, bfloat16,
+/// bool, handle, the float8/float6/float4 variants; each with an optional `xLANES` suffix.
 bool IsKnownDType(const std::string& dtype);
 bool IsFloatDType(const std::string& dtype);
 bool IsIntDType(const std::string& dtype);  // int or uint
