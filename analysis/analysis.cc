@@ -427,7 +427,7 @@ void Analyzer::Run(const Document& doc) {
         c.body_done = true;
         ++stats_.functions_analyzed;
       }
-      out->push_back(FunctionRef{c.fn, ts_node_start_byte(fns[i].def)});
+      out->push_back(FunctionRef{c.fn, ts_node_start_byte(fns[i].def), ts_node_has_error(fns[i].def)});
     }
   };
 
@@ -470,6 +470,7 @@ void Analyzer::Run(const Document& doc) {
       for (const auto& call : r.fn->calls) ++call_sites[call.first];
     }
     for (const FunctionRef& r : fns) {
+      if (r.has_syntax_error) continue;
       size_t first = diagnostics_.size();
       for (const Diagnostic& rel : r.fn->diagnostics) {
         Diagnostic d = rel;

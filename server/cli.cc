@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "check_command.h"
 #include "syntax/document.h"
 #include "syntax/syntax_errors.h"
 
@@ -20,6 +21,9 @@ constexpr const char* kUsage =
     "usage: tvmls <command> [options] [FILE...]\n"
     "\n"
     "commands:\n"
+    "  check [--format text|json] FILE...\n"
+    "                           check TVMScript files: syntax, shapes, purity, memory, buffers\n"
+    "                           (text: one diagnostic per block; json: one LSP-style array)\n"
     "  parse [--sexp] FILE...   parse TVMScript/Python files; report syntax errors\n"
     "                           (--sexp prints each syntax tree as an S-expression)\n"
     "  help                     show this help\n"
@@ -30,40 +34,9 @@ constexpr const char* kUsage =
     "\n"
     "exit status: 0 no errors, 1 errors found, 2 usage or I/O problem\n";
 
-constexpr int kExitOk = 0;
-constexpr int kExitErrors = 1;
-constexpr int kExitUsage = 2;
-
 int Usage(std::ostream& err, const std::string& problem) {
   err << "tvmls: " << problem << "\n" << kUsage;
   return kExitUsage;
-}
-
-// Reads a whole file; on failure returns false with a reason.
-bool ReadFile(const std::string& path, std::string* text, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = std::strerror(errno);
-    return false;
-  }
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size < 0) {
-    *error = "cannot determine the file size (not a regular file?)";
-    return false;
-  }
-  if (static_cast<uint64_t>(size) > kMaxFileBytes) {
-    *error = "file is " + std::to_string(size / (1024 * 1024)) + " MiB; tvmls reads files up to " +
-             std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB";
-    return false;
-  }
-  in.seekg(0, std::ios::beg);
-  text->resize(static_cast<size_t>(size));
-  if (size > 0 && !in.read(text->data(), size)) {
-    *error = "read failed";
-    return false;
-  }
-  return true;
 }
 
 struct ParseOptions {
@@ -90,7 +63,7 @@ int RunParse(const std::vector<std::string>& args, std::ostream& out, std::ostre
   int status = kExitOk;
   for (const std::string& path : options.files) {
     std::string text, error;
-    if (!ReadFile(path, &text, &error)) {
+    if (!ReadSourceFile(path, &text, &error)) {
       err << path << ": error: " << error << "\n";
       status = kExitUsage;
       continue;
@@ -110,6 +83,32 @@ int RunParse(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
 }  // namespace
 
+bool ReadSourceFile(const std::string& path, std::string* text, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) {
+    *error = "cannot determine the file size (not a regular file?)";
+    return false;
+  }
+  if (static_cast<uint64_t>(size) > kMaxFileBytes) {
+    *error = "file is " + std::to_string(size / (1024 * 1024)) + " MiB; tvmls reads files up to " +
+             std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB";
+    return false;
+  }
+  in.seekg(0, std::ios::beg);
+  text->resize(static_cast<size_t>(size));
+  if (size > 0 && !in.read(text->data(), size)) {
+    *error = "read failed";
+    return false;
+  }
+  return true;
+}
+
 int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {
     if (args.empty()) return Usage(err, "no command given");
@@ -124,6 +123,12 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return kExitOk;
     }
     if (command == "parse") return RunParse(rest, out, err);
+    if (command == "check") {
+      CheckOptions options;
+      std::string problem;
+      if (!ParseCheckArgs(rest, &options, &problem)) return Usage(err, "check: " + problem);
+      return RunCheck(options, out, err);
+    }
     if (!command.empty() && command[0] == '-') return Usage(err, "unknown option '" + command + "'");
     return Usage(err, "unknown command '" + command + "'");
   } catch (const std::exception& e) {

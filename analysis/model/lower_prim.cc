@@ -281,7 +281,8 @@ class PrimLowering {
                                                                              seps[i] >= 0 && seps[i] <= rank);
       fn_->diagnostics.push_back(std::move(d));
     }
-    if (error) return;
+    // `[0]` on a 0-d buffer is what TVM's own set_axis_separator writes: not worth a warning.
+    if (error || rank == 0) return;
     // Warnings: legal since v0.18 but a physical axis is left without logical axes.
     for (size_t i = 0; i < seps.size(); ++i) {
       std::string msg;
@@ -470,6 +471,11 @@ class PrimLowering {
     }
     for (TSNode i : indices) {
       if (Is(i, "list_splat")) return;
+    }
+    // A[tuple(idx)] / A[idx_list]: Python spreads a tuple value into several indices.
+    if (indices.size() == 1 && Is(Unparen(indices[0]), "call")) {
+      std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
+      if (f == "tuple" || f == "list") return;
     }
     const size_t rank = b.shape->size();
     TextRange index_range{ts_node_start_byte(indices.empty() ? sub : indices.front()),

@@ -446,6 +446,7 @@ class RelaxLowering {
     Block(body);
     DataflowState state = std::move(*dataflow_);
     dataflow_.reset();
+    FinishMoves(state);
     for (const std::string& name : state.bound) {
       auto it = env_.find(name);
       if (it == env_.end() || !it->second.dataflow) continue;
@@ -649,6 +650,7 @@ class RelaxLowering {
 
   void Use(TSNode ident) {
     std::string name(TextOf(ident, text_));
+    if (dataflow_) used_after_.insert(name);
     auto it = env_.find(name);
     if (it != env_.end() && it->second.symbol >= 0) {
       fn_->symbols[it->second.symbol].references.push_back(Rel(ident));
@@ -906,10 +908,10 @@ class RelaxLowering {
   }
 
   // A reference to module function `name` through `node` (`cls.f`). Returns the callee.
-  const FunctionModel* GlobalRef(TSNode node, const std::string& name) {
+  const FunctionModel* GlobalRef(TSNode node, const std::string& name, bool report = true) {
     auto it = ctx_->functions.find(name);
     if (it == ctx_->functions.end()) {
-      if (!ctx_->extern_globals.count(name)) {
+      if (report && !ctx_->extern_globals.count(name)) {
         fn_->dependencies[name] = 0;
         Report(node, Severity::kError, "undefined-global",
                "module " + Quote(ctx_->module_name) + " has no function " + Quote(name));
@@ -917,7 +919,7 @@ class RelaxLowering {
       return nullptr;
     }
     fn_->dependencies[name] = it->second->signature_hash;
-    fn_->calls.emplace_back(name, Rel(node));
+    if (report) fn_->calls.emplace_back(name, Rel(node));
     return it->second;
   }
 
@@ -1086,7 +1088,10 @@ class RelaxLowering {
       if (!bound) LowerValue(args.positional[i]);
     }
     fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era) + "\n\n" + op->doc});
-    if (!op->pure) Impure(callee, std::string("operator ") + op->name, call);
+    if (!op->pure) {
+      std::string opname = op->name;
+      Impure(callee, opname.rfind("script.", 0) == 0 ? "R." + sub : "operator " + opname, call);
+    }
     std::string name = op->name;
     if (name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
         name == "relax.vm.kill_object") {
@@ -1261,7 +1266,41 @@ class RelaxLowering {
     move.preferred = !is_kill;
     move.edits.push_back({Rel(TextRange{line_begin, line_end}), ""});
     move.edits.push_back({Rel(TextRange{after, after}), indent + stmt_text + "\n"});
-    d->fixes.push_back(std::move(move));
+    // Offered at the end of the block, if every dataflow variable the statement uses is an
+    // output (visible after the block) and what it binds is not used again inside the block.
+    PendingMove pending;
+    pending.diagnostic = static_cast<size_t>(d - fn_->diagnostics.data());
+    pending.fix = std::move(move);
+    ForEachNode(value, [&](TSNode n) {
+      if (Is(n, "identifier")) {
+        std::string name(TextOf(n, text_));
+        auto it = env_.find(name);
+        if (it != env_.end() && it->second.dataflow) pending.needs.insert(name);
+      }
+      return true;
+    });
+    if (Is(expr, "assignment") && Is(Field(expr, "left"), "identifier")) {
+      pending.binds = std::string(TextOf(Field(expr, "left"), text_));
+    }
+    pending_moves_.push_back(std::move(pending));
+  }
+
+  struct PendingMove {
+    size_t diagnostic = 0;
+    Fix fix;
+    std::set<std::string> needs;
+    std::string binds;
+  };
+  std::vector<PendingMove> pending_moves_;
+
+  void FinishMoves(const DataflowState& state) {
+    for (PendingMove& m : pending_moves_) {
+      bool ok = m.diagnostic < fn_->diagnostics.size();
+      for (const std::string& n : m.needs) ok = ok && state.outputs.count(n) > 0;
+      if (!m.binds.empty() && m.binds != "_") ok = ok && used_after_.count(m.binds) == 0;
+      if (ok) fn_->diagnostics[m.diagnostic].fixes.push_back(std::move(m.fix));
+    }
+    pending_moves_.clear();
   }
 
   // ---------------------------------------------------------------- memory
@@ -1418,7 +1457,8 @@ class RelaxLowering {
     if (nodes.size() < 3 || ts_node_is_null(nodes[0])) return;
     auto path = DottedPath(nodes[0], text_);
     if (!path || path->size() != 2 || !IsModuleRef((*path)[0])) return;
-    const FunctionModel* callee = GlobalRef(nodes[0], (*path)[1]);
+    // The callee argument was lowered (and reported if undefined) with the other arguments.
+    const FunctionModel* callee = GlobalRef(nodes[0], (*path)[1], /*report=*/false);
     if (callee == nullptr || callee->kind != FunctionModel::Kind::kPrim || !callee->prim.complete) return;
     // Inputs: the tuple's elements (or a single value).
     std::vector<TSNode> in_nodes;
@@ -1767,6 +1807,7 @@ class RelaxLowering {
   std::optional<DataflowState> dataflow_;
   std::vector<Storage> storages_;
   std::vector<PendingStorageFix> pending_storage_fixes_;
+  std::set<std::string> used_after_;
   arith::Facts facts_;
 };
 

@@ -134,6 +134,9 @@ struct FunctionModel {
 struct FunctionRef {
   std::shared_ptr<const FunctionModel> fn;
   uint32_t base = 0;  // absolute start byte of the decorated definition
+  /// The definition contains a syntax error: its semantic diagnostics are not shown (they would
+  /// describe what the parser's recovery made of the text).
+  bool has_syntax_error = false;
 };
 
 struct ModuleModel {

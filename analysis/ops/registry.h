@@ -66,10 +66,10 @@ struct Literal {
   bool bool_value = false;
   int64_t int_value = 0;
   double float_value = 0;
-  std::string string_value;      // kString; also the dtype of R.dtype("...") / R.str("...")
-  std::vector<Literal> items;    // kList: a tuple or list literal, or the list inside R.shape([...])
-  arith::Expr expr;              // kExpr: a symbolic integer (`n`, `n * 4`, `T.int64(3)`); also set
-                                 // for kInt (the same value)
+  std::string string_value;    // kString; also the dtype of R.dtype("...") / R.str("...")
+  std::vector<Literal> items;  // kList: a tuple or list literal, or the list inside R.shape([...])
+  arith::Expr expr;            // kExpr: a symbolic integer (`n`, `n * 4`, `T.int64(3)`); also set
+                               // for kInt (the same value)
 
   /// The integer value of kInt, or of kExpr when constant.
   std::optional<int64_t> AsInt() const;
@@ -129,9 +129,9 @@ struct InferContext {
 };
 
 /// args[i] is bound to op.params[i] (absent arguments have present == false). Inference reads
-/// attributes from args[i].literal, so absent arguments must carry the parameter's default:
-/// call through ops::Infer, which fills them in. A variadic parameter's ArgValue describes only
-/// the first argument it absorbed (no op infers from `*args`).
+/// attributes from args[i].literal; the `infer` of a table row fills absent arguments with the
+/// parameter's default first (it is equivalent to ops::Infer). A variadic parameter's ArgValue
+/// describes only the first argument it absorbed (no op infers from `*args`).
 using InferFn = InferResult (*)(const std::vector<ArgValue>& args, const InferContext& ctx);
 
 struct OpInfo {
@@ -181,9 +181,10 @@ struct Binding {
 Binding BindArguments(const OpInfo& op, int positional, const std::vector<std::string>& keywords,
                       bool has_splat);
 
-/// Runs op.infer after completing `args`: missing trailing entries are added, and every absent
-/// argument whose literal is kOther gets the parameter's parsed default (present stays false).
-/// ctx.facts may be null (no facts). Never throws.
+/// Runs the op's inference after completing `args`: missing trailing entries are added, and every
+/// absent argument whose literal is kOther gets the parameter's parsed default (present stays
+/// false). ctx.facts may be null (no facts). Never throws. For rows of AllOps() this is what
+/// `op.infer(args, ctx)` does too.
 InferResult Infer(const OpInfo& op, std::vector<ArgValue> args, const InferContext& ctx);
 
 /// The parsed default of op.params[index] (Kind::kOther when required or out of range).

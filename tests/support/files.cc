@@ -21,18 +21,34 @@ std::string ReadFileOrDie(const std::string& path) {
   return buffer.str();
 }
 
-std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix) {
+namespace {
+
+bool EndsWith(const std::string& name, const std::string& suffix) {
+  return name.size() >= suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+template <typename Iterator>
+std::vector<std::string> List(const std::string& dir, const std::string& suffix) {
   std::vector<std::string> out;
   std::filesystem::path root = SourcePath(dir);
   if (!std::filesystem::exists(root)) return out;
-  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+  for (const auto& entry : Iterator(root)) {
     std::string name = entry.path().string();
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      out.push_back(name);
-    }
+    if (entry.is_regular_file() && EndsWith(name, suffix)) out.push_back(name);
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix) {
+  return List<std::filesystem::directory_iterator>(dir, suffix);
+}
+
+std::vector<std::string> ListFilesRecursive(const std::string& dir, const std::string& suffix) {
+  return List<std::filesystem::recursive_directory_iterator>(dir, suffix);
 }
 
 }  // namespace tvmls::testing

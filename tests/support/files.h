@@ -13,6 +13,9 @@ std::string ReadFileOrDie(const std::string& path);
 /// Files under `dir` (relative to the source tree) whose name ends with `suffix`, sorted.
 std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix);
 
+/// The same for every file in `dir` and its subdirectories, sorted by path.
+std::vector<std::string> ListFilesRecursive(const std::string& dir, const std::string& suffix);
+
 /// Absolute path of a file of the source tree.
 std::string SourcePath(const std::string& relative);
 

@@ -1,0 +1,249 @@
+// Shared machinery of the inference functions, and their declarations for the op table.
+//
+// Every inference function has the InferFn signature. They read arguments through Call, which
+// never indexes out of range, records provable errors, and answers "unknown" (the silent result)
+// whenever an input is not known well enough. Rules follow ../shared/reference/relax_ops.md;
+// the section numbers in comments refer to it.
+#ifndef TVMLS_ANALYSIS_OPS_INFER_COMMON_H_
+#define TVMLS_ANALYSIS_OPS_INFER_COMMON_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/registry.h"
+
+namespace tvmls::ops {
+
+using types::StructInfo;
+
+/// One inference in progress: argument access, the facts, and the errors found so far.
+class Call {
+ public:
+  Call(const std::vector<ArgValue>& args, const InferContext& ctx);
+
+  /// The argument bound to parameter `i` (an absent one when out of range).
+  const ArgValue& Arg(size_t i) const;
+  const StructInfo& Info(size_t i) const { return Arg(i).info; }
+  const Literal& Lit(size_t i) const { return Arg(i).literal; }
+  const arith::Facts& Facts() const { return *facts_; }
+
+  /// The tensor struct info of argument `i`, or nullptr. When the argument's struct info is
+  /// known but is not a tensor (Shape, Tuple, Prim, Object, Callable), records "requires a
+  /// tensor" as an error at `i`; unknown struct info is silent.
+  const StructInfo* Tensor(size_t i, const char* what = nullptr);
+
+  /// Records a provable error at parameter `param`.
+  void Error(int param, std::string message);
+  bool HasErrors() const { return !errors_.empty(); }
+
+  /// The result: `info` with the errors recorded (any error turns the result unknown: TVM would
+  /// not produce a value).
+  InferResult Done(StructInfo info);
+  InferResult Unknown() { return Done(StructInfo::Unknown()); }
+
+  /// Printer spelling of argument `i` for messages ("unknown" when tvmls does not know it).
+  std::string Describe(size_t i) const;
+
+ private:
+  const std::vector<ArgValue>& args_;
+  const arith::Facts* facts_;
+  std::vector<InferError> errors_;
+};
+
+// ---- Struct info helpers ------------------------------------------------------------------
+
+/// A tensor struct info with the given shape (nullopt: unknown), ndim (used when the shape is
+/// unknown), dtype and vdevice.
+StructInfo MakeTensor(const std::optional<std::vector<arith::Expr>>& shape, int ndim,
+                      const std::string& dtype, const std::string& vdevice = "");
+/// Printer spelling of a dim list: `(2, 3)`.
+std::string DimsText(const std::vector<arith::Expr>& dims);
+
+/// Proof helpers over the call's facts.
+bool ProvablyEqual(const Call& call, const arith::Expr& a, const arith::Expr& b);
+bool ProvablyDifferent(const Call& call, const arith::Expr& a, const arith::Expr& b);
+
+/// The product of dims (arith keeps it canonical).
+arith::Expr Product(const std::vector<arith::Expr>& dims);
+/// ceildiv for a positive constant divisor: floordiv(a + b - 1, b).
+arith::Expr CeilDiv(const arith::Expr& a, const arith::Expr& b);
+
+// ---- Attributes ---------------------------------------------------------------------------
+
+/// A small-enough integer (|v| < 2^31), so index arithmetic never overflows.
+std::optional<int64_t> SmallInt(const Literal& literal);
+std::optional<std::vector<int64_t>> SmallIntList(const Literal& literal, bool allow_scalar);
+/// A dtype attribute: kString (`"float32"`, also the model's mapping of `R.dtype(...)`).
+/// nullopt when absent/None or not a literal string.
+std::optional<std::string> DTypeAttr(const Literal& literal);
+
+/// §3.5: normalizes `axes` against `ndim` (each in [-ndim, ndim), negatives + ndim, no
+/// duplicates). Records an error at `param` and returns nullopt when one is out of range or
+/// repeated.
+std::optional<std::vector<int>> NormalizeAxes(Call& call, int param, int ndim,
+                                              const std::vector<int64_t>& axes);
+std::optional<int> NormalizeAxis(Call& call, int param, int ndim, int64_t axis);
+
+/// A shape argument (§3.7): a literal list of dims, `R.shape([...])` or a Shape-typed value.
+struct ShapeArg {
+  std::optional<std::vector<arith::Expr>> dims;  // known values
+  int ndim = -1;                                 // known rank (dims->size() when dims known)
+};
+/// nullopt when nothing is known; records an error at `param` when the argument is provably not
+/// a shape (a tensor, a tuple of tensors, ...).
+std::optional<ShapeArg> GetShapeArg(Call& call, size_t param);
+
+// ---- Shared rules -------------------------------------------------------------------------
+
+/// §3.1 broadcasting of two dim lists.
+struct Broadcast {
+  enum class Status { kOk, kUnknown, kConflict } status = Status::kOk;
+  std::vector<arith::Expr> dims;
+  std::string conflict;  // "dims 3 and 4 are not broadcastable"
+};
+Broadcast BroadcastShapes(const Call& call, const std::vector<arith::Expr>& a,
+                          const std::vector<arith::Expr>& b);
+
+/// §3.2 arithmetic output dtype: "" when either is unknown; nullopt (after recording an error at
+/// `param`) when both are known, different, and neither is bool; else the lhs dtype.
+std::optional<std::string> ArithDType(Call& call, int param, const std::string& lhs,
+                                      const std::string& rhs, const std::string& what);
+
+/// §3.3 vdevice of a binary op: one-sided or equal keeps it; two different ones are an error at
+/// `param` (nullopt).
+std::optional<std::string> BinaryVDevice(Call& call, int param, const std::string& lhs,
+                                         const std::string& rhs);
+
+/// Layout strings (§4): a layout like "NHWC" or "NCHW4c" against a canonical one ("NCHW").
+struct Layout {
+  std::string text;
+  /// For each primal axis of the canonical layout, its position in `text`'s dims.
+  std::vector<int> canonical_to_user;
+  int ndim = 0;  // dims of the user layout (sub-axes like `4c` count)
+  bool has_subaxes = false;
+};
+std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
+                                  const std::string& canonical);
+
+// ---- Inference functions (the op table refers to these) ------------------------------------
+
+#define TVMLS_DECLARE_INFER(name) \
+  InferResult name(const std::vector<ArgValue>& args, const InferContext& ctx)
+
+// infer_tensor.cc
+TVMLS_DECLARE_INFER(InferUnknown);
+TVMLS_DECLARE_INFER(InferUnaryArith);
+TVMLS_DECLARE_INFER(InferUnaryFloat);
+TVMLS_DECLARE_INFER(InferUnaryBool);
+TVMLS_DECLARE_INFER(InferIdentity);
+TVMLS_DECLARE_INFER(InferSecondArg);
+TVMLS_DECLARE_INFER(InferToVDevice);
+TVMLS_DECLARE_INFER(InferBinaryArith);
+TVMLS_DECLARE_INFER(InferBinaryCompare);
+TVMLS_DECLARE_INFER(InferEwiseFma);
+TVMLS_DECLARE_INFER(InferFull);
+TVMLS_DECLARE_INFER(InferFullLike);
+TVMLS_DECLARE_INFER(InferZerosOnes);
+TVMLS_DECLARE_INFER(InferZerosOnesLike);
+TVMLS_DECLARE_INFER(InferArange);
+TVMLS_DECLARE_INFER(InferEye);
+TVMLS_DECLARE_INFER(InferEyeLike);
+TVMLS_DECLARE_INFER(InferTrilTriu);
+TVMLS_DECLARE_INFER(InferHammingWindow);
+TVMLS_DECLARE_INFER(InferAstype);
+TVMLS_DECLARE_INFER(InferTake);
+TVMLS_DECLARE_INFER(InferStridedSlice);
+TVMLS_DECLARE_INFER(InferDynamicStridedSlice);
+TVMLS_DECLARE_INFER(InferMatmul);
+TVMLS_DECLARE_INFER(InferLinear);
+TVMLS_DECLARE_INFER(InferOuter);
+TVMLS_DECLARE_INFER(InferWhere);
+TVMLS_DECLARE_INFER(InferBucketize);
+TVMLS_DECLARE_INFER(InferArgsort);
+TVMLS_DECLARE_INFER(InferSort);
+TVMLS_DECLARE_INFER(InferTopk);
+TVMLS_DECLARE_INFER(InferNonzero);
+TVMLS_DECLARE_INFER(InferInspectUInt8);
+TVMLS_DECLARE_INFER(InferInspectUInt16);
+TVMLS_DECLARE_INFER(InferInspectInt32);
+TVMLS_DECLARE_INFER(InferInspectInt64);
+TVMLS_DECLARE_INFER(InferInspectUInt64);
+
+// infer_manipulate.cc
+TVMLS_DECLARE_INFER(InferBroadcastTo);
+TVMLS_DECLARE_INFER(InferConcat);
+TVMLS_DECLARE_INFER(InferExpandDims);
+TVMLS_DECLARE_INFER(InferFlatten);
+TVMLS_DECLARE_INFER(InferPermuteDims);
+TVMLS_DECLARE_INFER(InferReshape);
+TVMLS_DECLARE_INFER(InferSplit);
+TVMLS_DECLARE_INFER(InferSqueeze);
+TVMLS_DECLARE_INFER(InferStack);
+TVMLS_DECLARE_INFER(InferRepeat);
+TVMLS_DECLARE_INFER(InferTile);
+TVMLS_DECLARE_INFER(InferFlip);
+TVMLS_DECLARE_INFER(InferCollapseSumLike);
+TVMLS_DECLARE_INFER(InferCollapseSumTo);
+TVMLS_DECLARE_INFER(InferReduce);
+TVMLS_DECLARE_INFER(InferArgReduce);
+TVMLS_DECLARE_INFER(InferMedian);
+TVMLS_DECLARE_INFER(InferCumulative);
+TVMLS_DECLARE_INFER(InferAllgather);
+TVMLS_DECLARE_INFER(InferScatterFromWorker0);
+
+// infer_nn.cc
+TVMLS_DECLARE_INFER(InferConv1d);
+TVMLS_DECLARE_INFER(InferConv2d);
+TVMLS_DECLARE_INFER(InferConv3d);
+TVMLS_DECLARE_INFER(InferConv1dTranspose);
+TVMLS_DECLARE_INFER(InferConv2dTranspose);
+TVMLS_DECLARE_INFER(InferConv3dTranspose);
+TVMLS_DECLARE_INFER(InferPool1d);
+TVMLS_DECLARE_INFER(InferPool2d);
+TVMLS_DECLARE_INFER(InferPool3d);
+TVMLS_DECLARE_INFER(InferAdaptivePool1d);
+TVMLS_DECLARE_INFER(InferAdaptivePool2d);
+TVMLS_DECLARE_INFER(InferAdaptivePool3d);
+TVMLS_DECLARE_INFER(InferSoftmax);
+TVMLS_DECLARE_INFER(InferLayerNorm);
+TVMLS_DECLARE_INFER(InferRmsNorm);
+TVMLS_DECLARE_INFER(InferBatchNorm);
+TVMLS_DECLARE_INFER(InferDropout);
+TVMLS_DECLARE_INFER(InferBatchFlatten);
+TVMLS_DECLARE_INFER(InferPad);
+TVMLS_DECLARE_INFER(InferPixelShuffle);
+TVMLS_DECLARE_INFER(InferPrelu);
+TVMLS_DECLARE_INFER(InferAttention);
+TVMLS_DECLARE_INFER(InferCrossEntropy);
+TVMLS_DECLARE_INFER(InferNllLoss);
+
+// infer_memory_call.cc
+TVMLS_DECLARE_INFER(InferCallTir);
+TVMLS_DECLARE_INFER(InferCallTirInplace);
+TVMLS_DECLARE_INFER(InferCallDpsPacked);
+TVMLS_DECLARE_INFER(InferCallPurePacked);
+TVMLS_DECLARE_INFER(InferCallInplacePacked);
+TVMLS_DECLARE_INFER(InferCallBuiltinWithCtx);
+TVMLS_DECLARE_INFER(InferInvokeClosure);
+TVMLS_DECLARE_INFER(InferCallPacked);
+TVMLS_DECLARE_INFER(InferObject);
+TVMLS_DECLARE_INFER(InferVoid);
+TVMLS_DECLARE_INFER(InferAssert);
+TVMLS_DECLARE_INFER(InferMemAllocTensor);
+TVMLS_DECLARE_INFER(InferBuiltinAllocTensor);
+TVMLS_DECLARE_INFER(InferView);
+TVMLS_DECLARE_INFER(InferShapeOf);
+TVMLS_DECLARE_INFER(InferSize);
+TVMLS_DECLARE_INFER(InferShapeToTensor);
+TVMLS_DECLARE_INFER(InferTensorToShape);
+TVMLS_DECLARE_INFER(InferConst);
+TVMLS_DECLARE_INFER(InferShapeLiteral);
+TVMLS_DECLARE_INFER(InferPrimValue);
+
+#undef TVMLS_DECLARE_INFER
+
+}  // namespace tvmls::ops
+
+#endif  // TVMLS_ANALYSIS_OPS_INFER_COMMON_H_
