@@ -74,7 +74,7 @@ arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
   if (auto v = IntValue(node, text)) return arith::Expr(*v);
   if (Is(node, "identifier")) {
     std::string name(TextOf(node, text));
-    if (ctx.on_var) ctx.on_var(name, RangeOf(node), false);
+    if (ctx.on_var) ctx.on_var(name, RangeOf(node), ctx.depth == 0);
     return arith::Expr::Var(name);
   }
   if (Is(node, "string")) {
@@ -85,11 +85,17 @@ arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
     if (ctx.on_var) {
       std::set<std::string> vars;
       e->CollectVars(&vars);
-      for (const std::string& v : vars) ctx.on_var(v, RangeOf(node), true);
+      for (const std::string& v : vars) ctx.on_var(v, RangeOf(node), ctx.depth == 0 && e->AsVar() == v);
     }
     return *e;
   }
+  struct Nest {
+    AnnotationContext& c;
+    explicit Nest(AnnotationContext& cc) : c(cc) { ++c.depth; }
+    ~Nest() { --c.depth; }
+  };
   if (Is(node, "unary_operator")) {
+    Nest nest(ctx);
     std::string_view op = TextOf(Field(node, "operator"), text);
     arith::Expr a = LowerDim(Field(node, "argument"), ctx);
     if (op == "-") return -a;
@@ -97,6 +103,7 @@ arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
     return opaque();
   }
   if (Is(node, "binary_operator")) {
+    Nest nest(ctx);
     std::string_view op = TextOf(Field(node, "operator"), text);
     arith::Expr a = LowerDim(Field(node, "left"), ctx);
     arith::Expr b = LowerDim(Field(node, "right"), ctx);
@@ -115,6 +122,7 @@ arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
       if (IsDTypeName(f) && args.positional.size() == 1 && args.keywords.empty()) {
         return LowerDim(args.positional[0], ctx);
       }
+      Nest nest(ctx);
       if (args.positional.size() == 2) {
         arith::Expr a = LowerDim(args.positional[0], ctx);
         arith::Expr b = LowerDim(args.positional[1], ctx);

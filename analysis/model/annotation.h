@@ -22,8 +22,11 @@ struct AnnotationContext {
   /// Parameter and return annotations may spell dims as strings (`"n"`, `"n * 2"`).
   bool allow_string_dims = false;
   /// Called for every symbolic variable a dim mentions, with the range of its spelling (the
-  /// identifier, or the string literal holding it) and whether it came from a string.
-  std::function<void(const std::string& name, TextRange where, bool from_string)> on_var;
+  /// identifier, or the string literal holding it) and whether the dim is exactly that variable
+  /// (`n`, `"n"`: such a dim in a parameter annotation defines it; `n + 1` only uses it).
+  std::function<void(const std::string& name, TextRange where, bool bare)> on_var;
+  /// Nesting inside a dim expression (0 at a dim's top); maintained by LowerDim.
+  int depth = 0;
 };
 
 /// kUnknown when the expression is not an annotation tvmls understands.

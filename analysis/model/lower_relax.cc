@@ -113,7 +113,10 @@ class RelaxLowering {
       TSNode ann = Field(p, "annotation");
       if (!ts_node_is_null(ann)) {
         AnnotationContext actx = AnnCtx(true);
-        actx.on_var = [&](const std::string& v, TextRange where, bool) { DefineSymVar(v, where, true); };
+        actx.on_var = [&](const std::string& v, TextRange where, bool bare) {
+          if (bare) DefineSymVar(v, Rel(where), true);
+          else signature_uses_.emplace_back(v, where);
+        };
         LowerAnnotation(ann, actx);
       }
       StructInfo info = index < sig.params.size() ? sig.params[index] : StructInfo::Unknown();
@@ -134,8 +137,20 @@ class RelaxLowering {
     TSNode ret = Field(func_, "return_type");
     if (!ts_node_is_null(ret)) {
       AnnotationContext actx = AnnCtx(true);
-      actx.on_var = [&](const std::string& v, TextRange where, bool) { DefineSymVar(v, where, true); };
+      actx.on_var = [&](const std::string& v, TextRange where, bool) { signature_uses_.emplace_back(v, where); };
       LowerAnnotation(ret, actx);
+    }
+    // Variables the signature uses in expressions (or the return annotation names) but no
+    // parameter defines: TVM's "Symbolic Var ... is not defined".
+    for (const auto& [v, where] : signature_uses_) {
+      if (symvars_.count(v) || env_.count(v) || IsOuterName(v)) continue;
+      Diagnostic d;
+      d.range = Rel(where);
+      d.code = "undefined-symbolic-var";
+      d.message = "symbolic variable " + Quote(v) + " is used in the signature but no parameter "
+                  "annotation defines it (a dim that is exactly `" + v + "` defines it)";
+      fn_->diagnostics.push_back(std::move(d));
+      DefineSymVar(v, Rel(where), true);
     }
     TSNode body = Field(func_, "body");
     PrescanNames(body);
@@ -480,6 +495,9 @@ class RelaxLowering {
     auto else_env = env_;
     env_ = saved_env;
     facts_ = saved_facts;
+    // Only the name both branches bind last is visible after the if (TVM's branch result).
+    std::string then_last = LastBound(Field(stmt, "consequence"));
+    std::string else_last = ts_node_is_null(alt) ? "" : LastBound(Field(alt, "body"));
     for (auto& [name, e] : then_env) {
       auto it = else_env.find(name);
       auto old = saved_env.find(name);
@@ -489,6 +507,10 @@ class RelaxLowering {
         continue;
       }
       bool new_else = old == saved_env.end() || old->second.symbol != it->second.symbol;
+      if ((new_then || new_else) && !(name == then_last && name == else_last)) {
+        branch_only_.insert(name);
+        continue;
+      }
       if (new_then && new_else) {
         VarEntry joined = e;
         joined.info = types::Join(e.info, it->second.info, facts_);
@@ -500,6 +522,20 @@ class RelaxLowering {
     for (auto& [name, e] : else_env) {
       if (!then_env.count(name)) branch_only_.insert(name);
     }
+  }
+
+  std::string LastBound(TSNode block) {
+    std::vector<TSNode> stmts = NamedChildren(block);
+    for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) {
+      if (Is(*it, "comment")) continue;
+      TSNode a = *it;
+      if (Is(a, "expression_statement") && !NamedChildren(a).empty()) a = NamedChildren(a)[0];
+      if (Is(a, "assignment") && Is(Field(a, "left"), "identifier")) {
+        return std::string(TextOf(Field(a, "left"), text_));
+      }
+      return "";
+    }
+    return "";
   }
 
   void ReturnStatement(TSNode stmt) {
@@ -594,14 +630,18 @@ class RelaxLowering {
       module_aliases_.insert(std::string(TextOf(left, text_)));
       return;
     }
+    // The annotation is read first: it comes first in the text, so its uses are reported first.
+    StructInfo declared = StructInfo::Unknown();
+    if (!ts_node_is_null(ann)) {
+      AnnotationContext actx = AnnCtx(false);
+      actx.on_var = [&](const std::string& name, TextRange where, bool) { UseSymVar(name, where); };
+      declared = LowerAnnotation(ann, actx);
+    }
     Value v = LowerValue(rhs);
     if (Is(left, "identifier")) {
       StructInfo info = v.info;
       bool annotated = !ts_node_is_null(ann);
       if (annotated) {
-        AnnotationContext actx = AnnCtx(false);
-        actx.on_var = [&](const std::string& name, TextRange where, bool) { UseSymVar(name, where); };
-        StructInfo declared = LowerAnnotation(ann, actx);
         CheckAnnotation(ann, declared, v, rhs);
         // TVM: a call's annotation replaces its inferred type; other values keep theirs.
         if (!declared.IsUnknown() && (Is(rhs, "call") || v.info.IsUnknown())) info = declared;
@@ -661,6 +701,15 @@ class RelaxLowering {
     auto it = symvars_.find(name);
     if (it != symvars_.end()) {
       fn_->symbols[it->second.symbol].references.push_back(Rel(where));
+      if (!it->second.bound && reported_unbound_.insert(name).second) {
+        Diagnostic d;
+        d.range = Rel(where);
+        d.code = "undefined-symbolic-var";
+        d.message = "symbolic variable " + Quote(name) + " is declared but not defined: no parameter "
+                    "annotation or earlier R.match_cast gives it a value";
+        d.related.push_back({it->second.def, Quote(name) + " declared here"});
+        fn_->diagnostics.push_back(std::move(d));
+      }
       return;
     }
     if (env_.count(name)) return;  // a Relax variable of Prim/Shape type
@@ -713,7 +762,7 @@ class RelaxLowering {
     }
     auto sv = symvars_.find(name);
     if (sv != symvars_.end()) {
-      fn_->symbols[sv->second.symbol].references.push_back(Rel(n));
+      UseSymVar(name, RangeOf(n));
       v.info = StructInfo::Prim(sv->second.dtype);
       v.literal.kind = ops::Literal::Kind::kExpr;
       v.literal.expr = arith::Expr::Var(name);
@@ -741,7 +790,13 @@ class RelaxLowering {
       }
       return v;
     }
-    if (branch_only_.count(name) || IsOuterName(name) || name == "_") return v;
+    if (branch_only_.count(name) && !IsOuterName(name)) {
+      Report(n, Severity::kError, "undefined-name",
+             Quote(name) + " is defined in only one branch of an `if`; only a name both branches "
+             "bind is visible after it");
+      return v;
+    }
+    if (IsOuterName(name) || name == "_") return v;
     if (module_aliases_.count(name)) return v;
     if (assigned_anywhere_.count(name)) {
       Report(n, Severity::kError, "undefined-name",
@@ -1049,6 +1104,7 @@ class RelaxLowering {
     bool bad_args = false;
     for (const ops::Binding::Problem& p : binding.problems) {
       TSNode at = arg_node(p.arg);
+      if (Is(at, "keyword_argument")) at = Field(at, "name");
       Report(ts_node_is_null(at) ? callee : at, Severity::kError, "bad-op-arguments",
              "R." + sub + ": " + p.message);
       bad_args = true;
@@ -1148,9 +1204,9 @@ class RelaxLowering {
     }
     Value value = LowerValue(args.positional[0]);
     AnnotationContext actx = AnnCtx(false);
-    actx.on_var = [&](const std::string& name, TextRange where, bool) {
+    actx.on_var = [&](const std::string& name, TextRange where, bool bare) {
       auto it = symvars_.find(name);
-      if (it != symvars_.end()) {
+      if (it != symvars_.end() && bare) {
         it->second.bound = true;
         fn_->symbols[it->second.symbol].references.push_back(Rel(where));
       } else if (!env_.count(name) && !IsOuterName(name)) {
@@ -1523,7 +1579,11 @@ class RelaxLowering {
     size_t expected = in_nodes.size() + fresh_outputs + n_tir;
     const std::string callee_name = (*path)[1];
     if (expected != sig.params.size()) {
-      Diagnostic& d = Report(ts_node_is_null(nodes[1]) ? nodes[0] : nodes[1], Severity::kError,
+      // Too many: point at the first input without a parameter; too few: at the argument tuple.
+      TSNode at = ts_node_is_null(nodes[1]) ? nodes[0] : nodes[1];
+      size_t room = sig.params.size() >= fresh_outputs + n_tir ? sig.params.size() - fresh_outputs - n_tir : 0;
+      if (expected > sig.params.size() && room < in_nodes.size()) at = in_nodes[room];
+      Diagnostic& d = Report(at, Severity::kError,
                              "call-tir-mismatch",
                              "R.call_tir passes " + std::to_string(in_nodes.size()) + " input" +
                                  (in_nodes.size() == 1 ? "" : "s") + ", " + std::to_string(fresh_outputs) +
@@ -1541,14 +1601,16 @@ class RelaxLowering {
       const PrimSignature::Param& p = sig.params[in_nodes.size() + fresh_outputs + k];
       binding[p.name] = tir_values[k];
     }
-    // Inputs.
+    // Scalar inputs (current era: primitive values in the argument tuple) bind first.
     for (size_t i = 0; i < in_nodes.size(); ++i) {
       const PrimSignature::Param& p = sig.params[i];
-      if (p.kind == PrimSignature::Param::Kind::kScalar) {
-        auto lit = LiteralOf(in_nodes[i]);
-        if (lit) binding[p.name] = *lit;
-        continue;
-      }
+      if (p.kind != PrimSignature::Param::Kind::kScalar) continue;
+      if (auto lit = LiteralOf(in_nodes[i])) binding[p.name] = *lit;
+    }
+    // Buffer inputs.
+    for (size_t i = 0; i < in_nodes.size(); ++i) {
+      const PrimSignature::Param& p = sig.params[i];
+      if (p.kind == PrimSignature::Param::Kind::kScalar) continue;
       if (p.buffer < 0) continue;
       const BufferDecl& b = sig.buffers[p.buffer];
       CompareBuffer(in_infos[i], b, &binding, in_nodes[i], "argument " + std::to_string(i), callee_name,
@@ -1808,6 +1870,8 @@ class RelaxLowering {
   std::vector<Storage> storages_;
   std::vector<PendingStorageFix> pending_storage_fixes_;
   std::set<std::string> used_after_;
+  std::vector<std::pair<std::string, TextRange>> signature_uses_;
+  std::set<std::string> reported_unbound_;
   arith::Facts facts_;
 };
 

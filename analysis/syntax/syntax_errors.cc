@@ -107,6 +107,39 @@ void CheckIndentation(TSNode list, std::string_view text, std::vector<SyntaxErro
 
 }  // namespace
 
+// A missing closer is reported where the scanner inserted it, which can be after a trailing
+// comment or on a later comment-only line; move it back to just after the last code character.
+static uint32_t BeforeTrailingComments(std::string_view text, uint32_t at) {
+  for (int guard = 0; guard < 1000 && at > 0; ++guard) {
+    size_t line_begin = text.rfind('\n', at - 1);
+    line_begin = line_begin == std::string_view::npos ? 0 : line_begin + 1;
+    // A '#' outside quotes on this line before `at` starts a comment.
+    size_t hash = std::string_view::npos;
+    char quote = 0;
+    for (size_t i = line_begin; i < at; ++i) {
+      char c = text[i];
+      if (quote) {
+        if (c == '\\') ++i;
+        else if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '#') {
+        hash = i;
+        break;
+      }
+    }
+    size_t end = hash == std::string_view::npos ? at : hash;
+    while (end > line_begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
+    if (end > line_begin) return static_cast<uint32_t>(end);
+    if (line_begin == 0) return at;
+    at = static_cast<uint32_t>(line_begin - 1);  // the previous line's end
+    while (at > 0 && text[at - 1] == '\r') --at;
+    if (at == 0) return 0;
+    // Continue only if the previous line's content (up to `at`) is code or a comment: loop.
+  }
+  return at;
+}
+
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text) {
   std::vector<SyntaxError> errors;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
@@ -129,7 +162,7 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
                IsClosingBracket(ts_node_type(node))) {
       // The scanner closes brackets left open before a dedented statement with zero-width
       // closers (grammar/src/scanner.c): the tree keeps its shape; the bracket is missing.
-      uint32_t at = ts_node_start_byte(node);
+      uint32_t at = BeforeTrailingComments(text, ts_node_start_byte(node));
       errors.push_back({{at, at}, std::string("missing `") + ts_node_type(node) + "`"});
     } else if (std::strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) == 0 &&
                ts_node_start_byte(node) == ts_node_end_byte(node)) {
