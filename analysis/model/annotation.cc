@@ -182,6 +182,11 @@ types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
   if (args.splat) return StructInfo::Unknown();
 
   if (head == "Object" || head == "Any") return StructInfo::Object();
+  if (head == "DTensor") {
+    // Distributed tensors are not modelled; their dims still mention (and define) variables.
+    if (!args.positional.empty()) LowerDims(args.positional[0], ctx);
+    return StructInfo::Unknown();
+  }
   if (head == "Tensor") {
     StructInfo info = StructInfo::TensorNdim(-1, "");
     TSNode shape = TSNode{}, dtype = TSNode{}, ndim = TSNode{};

@@ -480,7 +480,10 @@ class PrimLowering {
     const size_t rank = b.shape->size();
     TextRange index_range{ts_node_start_byte(indices.empty() ? sub : indices.front()),
                           ts_node_end_byte(indices.empty() ? sub : indices.back())};
-    if (indices.size() != rank) {
+    // The current era (tirx) reads `A[0]` on a 3-D buffer as a region: fewer indices than the
+    // rank are only wrong in classic-only files.
+    bool partial_ok = aliases_.current;
+    if (indices.size() > rank || (indices.size() < rank && !partial_ok)) {
       // A 1-index access to a multi-dim buffer is the flattened form only for T.Buffer aliases
       // with data=...; TVM rejects it for buffers of other rank.
       Diagnostic d;
@@ -497,7 +500,7 @@ class PrimLowering {
       fn_->diagnostics.push_back(std::move(d));
       return;
     }
-    if (region_only) return;
+    if (region_only || indices.size() != rank) return;
     for (size_t k = 0; k < rank; ++k) {
       auto idx = IntValue(indices[k], text_);
       auto dim = (*b.shape)[k].AsConst();

@@ -630,14 +630,23 @@ class RelaxLowering {
       module_aliases_.insert(std::string(TextOf(left, text_)));
       return;
     }
-    // The annotation is read first: it comes first in the text, so its uses are reported first.
+    // The annotation is read first (its uses come first in the text), except for R.match_cast,
+    // whose pattern defines the variables the annotation then uses.
+    bool match_cast = false;
+    if (Is(rhs, "call")) {
+      auto p = DottedPath(Field(rhs, "function"), text_);
+      match_cast = p && p->size() == 2 && IsAlias(aliases_.relax, *p) && (*p)[1] == "match_cast";
+    }
     StructInfo declared = StructInfo::Unknown();
-    if (!ts_node_is_null(ann)) {
+    auto lower_annotation = [&]() {
+      if (ts_node_is_null(ann)) return;
       AnnotationContext actx = AnnCtx(false);
       actx.on_var = [&](const std::string& name, TextRange where, bool) { UseSymVar(name, where); };
       declared = LowerAnnotation(ann, actx);
-    }
+    };
+    if (!match_cast) lower_annotation();
     Value v = LowerValue(rhs);
+    if (match_cast) lower_annotation();
     if (Is(left, "identifier")) {
       StructInfo info = v.info;
       bool annotated = !ts_node_is_null(ann);

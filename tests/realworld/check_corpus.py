@@ -35,6 +35,12 @@ def expected_failure(lines, line_no):
         text = lines[i]
         if any(m in text for m in EXPECTED_FAILURE_MARKERS):
             return True
+        # Decorators of an enclosing class or def (`@I.ir_module(check_well_formed=False)`).
+        j = i - 1
+        while j >= 0 and lines[j].lstrip().startswith("@"):
+            if any(m in lines[j] for m in EXPECTED_FAILURE_MARKERS):
+                return True
+            j -= 1
         if text.lstrip().startswith("def test_"):
             # decorators of the test, and its body after the module
             j = i - 1
