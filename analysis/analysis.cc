@@ -184,7 +184,12 @@ class Discoverer {
       TSNode def = Field(stmt, "definition");
       Deco deco = Decorators(stmt);
       TSNode name = Field(def, "name");
-      if (!ts_node_is_null(name)) out_->python_names.insert(std::string(TextOf(name, text_)));
+      // A module's functions are not Python names (they are reached as `cls.f`); keeping them
+      // out also means renaming one does not invalidate every other function's analysis.
+      bool in_module_function = module != nullptr && (deco == Deco::kRelax || deco == Deco::kPrim);
+      if (!ts_node_is_null(name) && !in_module_function) {
+        out_->python_names.insert(std::string(TextOf(name, text_)));
+      }
       if (deco == Deco::kModule && Is(def, "class_definition")) {
         FoundModule m;
         m.name = std::string(TextOf(name, text_));
@@ -357,7 +362,6 @@ void Analyzer::Run(const Document& doc) {
     return;
   }
   uint64_t ah = AliasHash(found.aliases);
-  for (const std::string& n : found.python_names) ah = HashString(n, ah);
   ah = HashString(found.star_import ? "*" : "", ah);
   if (ah != impl.alias_hash || options_.assumed_upper_bound != impl.upper_bound) {
     impl.cache.clear();
@@ -420,10 +424,22 @@ void Analyzer::Run(const Document& doc) {
           uint64_t now = it == ctx.functions.end() ? 0 : it->second->signature_hash;
           if (now != hash) fresh = false;
         }
+        for (const auto& [name, was] : c.fn->outer_lookups) {
+          if ((found.python_names.count(name) > 0) != was) fresh = false;
+        }
       }
       ++stats_.functions;
       if (!fresh) {
         LowerBody(fns[i].def, text, ctx, c.fn.get());
+        c.fn->syntax_errors.clear();
+        uint32_t base = ts_node_start_byte(fns[i].def);
+        for (const SyntaxError& e : CollectSyntaxErrors(fns[i].def, text)) {
+          Diagnostic d;
+          d.range = {e.range.begin - base, e.range.end - base};
+          d.code = "syntax-error";
+          d.message = e.message;
+          c.fn->syntax_errors.push_back(std::move(d));
+        }
         c.body_done = true;
         ++stats_.functions_analyzed;
       }
@@ -443,8 +459,14 @@ void Analyzer::Run(const Document& doc) {
   }
   analyze(found.standalone, "", {}, &impl.model.standalone, nullptr);
 
-  // Diagnostics: syntax errors, then each function's, rebased.
-  for (const SyntaxError& e : CollectSyntaxErrors(root, text)) {
+  // Diagnostics: syntax errors outside the functions, then each function's, rebased.
+  std::set<const void*> function_nodes;
+  for (const FoundModule& m : found.modules) {
+    for (const FoundFunction& f : m.functions) function_nodes.insert(f.def.id);
+  }
+  for (const FoundFunction& f : found.standalone) function_nodes.insert(f.def.id);
+  auto skip = [&](TSNode n) { return function_nodes.count(n.id) > 0; };
+  for (const SyntaxError& e : CollectSyntaxErrors(root, text, skip)) {
     Diagnostic d;
     d.range = e.range;
     d.code = "syntax-error";
@@ -470,6 +492,11 @@ void Analyzer::Run(const Document& doc) {
       for (const auto& call : r.fn->calls) ++call_sites[call.first];
     }
     for (const FunctionRef& r : fns) {
+      for (const Diagnostic& e : r.fn->syntax_errors) {
+        Diagnostic d = e;
+        d.range = Absolute(r, d.range);
+        diagnostics_.push_back(std::move(d));
+      }
       if (r.has_syntax_error) continue;
       size_t first = diagnostics_.size();
       for (const Diagnostic& rel : r.fn->diagnostics) {

@@ -101,6 +101,7 @@ class RelaxLowering {
     fn_->hovers.clear();
     fn_->inlays.clear();
     fn_->dependencies.clear();
+    fn_->outer_lookups.clear();
     fn_->calls.clear();
     const RelaxSignature& sig = fn_->relax;
     pure_ = sig.pure;
@@ -747,7 +748,9 @@ class RelaxLowering {
 
   bool IsOuterName(const std::string& name) const {
     if (ctx_->star_import) return true;
-    if (ctx_->python_names && ctx_->python_names->count(name)) return true;
+    bool python = ctx_->python_names && ctx_->python_names->count(name);
+    fn_->outer_lookups[name] = python;
+    if (python) return true;
     if (InList(kPythonBuiltins, name)) return true;
     if (aliases_.relax.count(name) || aliases_.tir.count(name) || aliases_.ir.count(name) ||
         aliases_.tvm.count(name)) {

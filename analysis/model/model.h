@@ -112,11 +112,16 @@ struct FunctionModel {
   uint64_t signature_hash = 0;
   /// Results of the function's own checks (relative ranges).
   std::vector<Diagnostic> diagnostics;
+  /// Syntax errors inside the definition (relative ranges, code `syntax-error`).
+  std::vector<Diagnostic> syntax_errors;
   std::vector<Symbol> symbols;
   std::vector<HoverSpan> hovers;
   std::vector<InlayHint> inlays;
   /// Module functions referenced as `cls.f` with the signature hash seen.
   std::map<std::string, uint64_t> dependencies;
+  /// Names looked up in the surrounding Python (closure values), with the answer: the function
+  /// is reused only while every lookup still gives the same answer.
+  std::map<std::string, bool> outer_lookups;
   /// Direct calls / call_tir uses of module functions: (callee, relative range of the reference).
   std::vector<std::pair<std::string, TextRange>> calls;
   /// Parts of diagnostics that point into another function (the callee of a call_tir): their

@@ -141,12 +141,19 @@ static uint32_t BeforeTrailingComments(std::string_view text, uint32_t at) {
 }
 
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text) {
+  return CollectSyntaxErrors(root, text, nullptr);
+}
+
+std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
+                                             const std::function<bool(TSNode)>& skip) {
   std::vector<SyntaxError> errors;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     bool descend = false;
-    if (ts_node_is_missing(node)) {
+    if (skip && skip(node)) {
+      // Provided by the caller.
+    } else if (ts_node_is_missing(node)) {
       uint32_t at = ts_node_start_byte(node);
       errors.push_back({{at, at}, DescribeMissing(node)});
     } else if (IsErrorNode(node)) {

@@ -2,6 +2,7 @@
 #ifndef TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
 #define TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,12 @@ struct SyntaxError {
 /// Every outermost ERROR node, every MISSING node and every empty block (`def f():` with no body),
 /// in document order. Iterative (deeply nested input cannot overflow the stack); O(nodes).
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text);
+
+/// The same, but subtrees for which `skip` returns true are not visited (the caller has their
+/// errors already, e.g. cached per function). The skipped node itself is still checked as a
+/// member of its parent's statement list (indentation).
+std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
+                                             const std::function<bool(TSNode)>& skip);
 
 /// The tree as an S-expression in tree-sitter's test format: named nodes only, `field: ` prefixes,
 /// `(MISSING name)` for missing nodes. Iterative.
