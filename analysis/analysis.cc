@@ -476,19 +476,9 @@ void Analyzer::Run(const Document& doc) {
   for (Diagnostic& d : module_diags) diagnostics_.push_back(std::move(d));
   auto emit = [&](const std::vector<FunctionRef>& fns) {
     std::map<std::string, const FunctionRef*> by_name;
-    std::map<std::string, int> callers;
-    for (const FunctionRef& r : fns) {
-      by_name.emplace(r.fn->name, &r);
-      std::set<std::string> seen;
-      for (const auto& call : r.fn->calls) {
-        if (seen.insert(call.first).second) ++callers[call.first];
-      }
-      for (const auto& call : r.fn->calls) {
-        if (call.first == r.fn->name) continue;
-      }
-    }
     std::map<std::string, int> call_sites;
     for (const FunctionRef& r : fns) {
+      by_name.emplace(r.fn->name, &r);
       for (const auto& call : r.fn->calls) ++call_sites[call.first];
     }
     for (const FunctionRef& r : fns) {

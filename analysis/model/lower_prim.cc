@@ -113,14 +113,13 @@ class PrimLowering {
     // Parameter buffers are symbols.
     for (const PrimSignature::Param& p : fn_->prim.params) {
       if (p.buffer >= 0) {
-        AddBufferSymbol(fn_->prim.buffers[p.buffer], /*from_param=*/true);
+        AddBufferSymbol(fn_->prim.buffers[p.buffer]);
       } else {
         Symbol s;
         s.kind = Symbol::Kind::kTirVar;
         s.name = p.name;
         s.definition = p.name_range;
         s.detail = p.name + (p.dtype.empty() ? "" : ": T." + p.dtype);
-        names_[p.name] = static_cast<int>(fn_->symbols.size());
         fn_->symbols.push_back(std::move(s));
       }
     }
@@ -277,7 +276,7 @@ class PrimLowering {
       d.code = "invalid-axis-separators";
       d.message = msg;
       d.related = related();
-      d.fixes = SeparatorFixes(seps, rank, items, value, keyword_node, i > 0 && seps[i] < seps[i - 1] &&
+      d.fixes = SeparatorFixes(seps, rank, value, keyword_node, i > 0 && seps[i] < seps[i - 1] &&
                                                                              seps[i] >= 0 && seps[i] <= rank);
       fn_->diagnostics.push_back(std::move(d));
     }
@@ -306,16 +305,15 @@ class PrimLowering {
       d.code = "invalid-axis-separators";
       d.message = msg;
       d.related = related();
-      d.fixes = SeparatorFixes(seps, rank, items, value, keyword_node, false);
+      d.fixes = SeparatorFixes(seps, rank, value, keyword_node, false);
       fn_->diagnostics.push_back(std::move(d));
     }
   }
 
   // Fixes: keep only separators strictly inside (0, rank), increasing; or sort (decreasing case).
   std::vector<Fix> SeparatorFixes(const std::vector<int64_t>& seps, int64_t rank,
-                                  const std::vector<TSNode>& items, TSNode list, TSNode keyword,
+                                  TSNode list, TSNode keyword,
                                   bool offer_sort) {
-    (void)items;
     std::vector<Fix> fixes;
     auto print = [&](const std::vector<int64_t>& v) {
       std::string s = "[";
@@ -363,8 +361,7 @@ class PrimLowering {
     return fixes;
   }
 
-  void AddBufferSymbol(const BufferDecl& b, bool from_param) {
-    (void)from_param;
+  void AddBufferSymbol(const BufferDecl& b) {
     if (b.name.empty()) return;
     Symbol s;
     s.kind = Symbol::Kind::kBuffer;
@@ -431,16 +428,13 @@ class PrimLowering {
     // Parameter buffers bound by match_buffer were made by Signature().
     for (const BufferDecl& b : fn_->prim.buffers) {
       if (b.name == name && b.decl_range == Rel(call)) {
-        if (!buffers_.count(name)) AddBufferSymbol(b, true);
+        if (!buffers_.count(name)) AddBufferSymbol(b);
         return;
       }
     }
     CallArgs args = ArgsOf(call, text_);
-    if (ctor->origin == BufferDecl::Origin::kMatchBuffer) {
-      // match_buffer of a region inside a block: shape is the second argument.
-    }
     BufferDecl decl = MakeBuffer(target, call, args, *ctor);
-    AddBufferSymbol(decl, false);
+    AddBufferSymbol(decl);
   }
 
   void CheckAccess(TSNode sub, bool region_only) {
@@ -526,7 +520,6 @@ class PrimLowering {
   uint32_t base_;
   TSNode func_;
   AnnotationContext ctx_;
-  std::map<std::string, int> names_;
   std::map<std::string, int> buffers_;
   std::map<std::string, BufferDecl> buffer_decls_;
   std::set<uint32_t> declared_calls_;
@@ -543,15 +536,12 @@ void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliase
 void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn) {
   fn->symbols.clear();
   fn->diagnostics.clear();
-  // Signature diagnostics (axis separators on parameters) are produced again by a fresh run.
-  PrimSignature saved = fn->prim;
-  uint64_t hash = fn->signature_hash;
+  // The signature pass reports the parameters' axis separators, so it runs again with the body
+  // (same text, same signature and hash).
   fn->prim = PrimSignature{};
   PrimLowering lowering(def, text, aliases, fn);
   lowering.Signature();
-  fn->signature_hash = hash;
   lowering.Body();
-  (void)saved;
 }
 
 }  // namespace tvmls::analysis

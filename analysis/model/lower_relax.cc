@@ -371,16 +371,16 @@ class RelaxLowering {
   void Statement(TSNode stmt) {
     if (Is(stmt, "assignment") || Is(stmt, "augmented_assignment")) {
       current_stmt_ = stmt;
-      if (Is(stmt, "assignment")) Assignment(stmt, stmt);
+      if (Is(stmt, "assignment")) Assignment(stmt);
     } else if (Is(stmt, "expression_statement")) {
       std::vector<TSNode> kids = NamedChildren(stmt);
       if (kids.size() != 1) return;
       TSNode e = kids[0];
       current_stmt_ = stmt;
       if (Is(e, "assignment")) {
-        Assignment(e, stmt);
+        Assignment(e);
       } else if (Is(e, "call")) {
-        CallStatement(e, stmt);
+        CallStatement(e);
       } else if (!Is(e, "string")) {
         LowerValue(e);
       }
@@ -401,7 +401,7 @@ class RelaxLowering {
     }
   }
 
-  void CallStatement(TSNode call, TSNode stmt) {
+  void CallStatement(TSNode call) {
     auto path = DottedPath(Field(call, "function"), text_);
     if (path && path->size() == 2 && IsAlias(aliases_.relax, *path)) {
       const std::string& f = (*path)[1];
@@ -414,16 +414,14 @@ class RelaxLowering {
         return;
       }
     }
-    (void)stmt;
     LowerValue(call);
   }
 
   void Output(TSNode call) {
     TSNode callee = Field(call, "function");
     if (!dataflow_) {
-      Diagnostic& d = Report(callee, Severity::kError, "output-outside-dataflow",
-                             "R.output is only allowed inside a dataflow block (`with R.dataflow():`)");
-      (void)d;
+      Report(callee, Severity::kError, "output-outside-dataflow",
+             "R.output is only allowed inside a dataflow block (`with R.dataflow():`)");
       return;
     }
     dataflow_->output_call = call;
@@ -594,7 +592,7 @@ class RelaxLowering {
     return false;
   }
 
-  void Assignment(TSNode assign, TSNode stmt) {
+  void Assignment(TSNode assign) {
     TSNode left = Field(assign, "left");
     TSNode right = Field(assign, "right");
     TSNode ann = Field(assign, "annotation");
@@ -674,7 +672,6 @@ class RelaxLowering {
       if (v.info.kind == types::Kind::kTuple && i < v.info.fields.size()) info = v.info.fields[i];
       Define(targets[i], info, Symbol::Kind::kRelaxVar, false);
     }
-    (void)stmt;
   }
 
   void CheckAnnotation(TSNode ann, const StructInfo& declared, const Value& v, TSNode rhs) {
@@ -1052,7 +1049,6 @@ class RelaxLowering {
       if (path->size() == 2 && types::IsKnownDType(f) && args.positional.size() == 1) {
         Value inner = LowerValue(args.positional[0]);
         v.literal = inner.literal;
-        if (v.literal.kind == ops::Literal::Kind::kInt) v.literal.kind = ops::Literal::Kind::kInt;
         v.info = StructInfo::Prim(f);
         return v;
       }
@@ -1145,7 +1141,7 @@ class RelaxLowering {
         values[i].annotation = LowerAnnotation(items.size() == 1 ? items[0] : node, actx);
         continue;
       }
-      lowered[i] = LowerArgument(node);
+      lowered[i] = LowerValue(node);
       values[i].info = lowered[i].info;
       values[i].literal = lowered[i].literal;
     }
@@ -1203,10 +1199,6 @@ class RelaxLowering {
   }
 
   // An argument value: shapes (`R.shape([m])`, tuples) keep their literal view.
-  Value LowerArgument(TSNode node) {
-    Value v = LowerValue(node);
-    return v;
-  }
 
   Value MatchCast(TSNode call, const CallArgs& args) {
     Value v;
@@ -1282,9 +1274,8 @@ class RelaxLowering {
     if (dataflow_) {
       Diagnostic& d = Report(callee, Severity::kError, "impure-in-dataflow",
                              "impure " + what + " inside a dataflow block; dataflow blocks may only contain pure calls");
-      d.related.push_back({Rel(dataflow_->with_stmt).begin == 0 && false ? TextRange{} :
-                           TextRange{Rel(dataflow_->with_stmt).begin, Rel(dataflow_->with_stmt).begin + 4},
-                           "the dataflow block"});
+      TextRange with = Rel(dataflow_->with_stmt);
+      d.related.push_back({TextRange{with.begin, with.begin + 4}, "the dataflow block"});
       DataflowFixes(&d, what, call);
     }
     if (pure_ && !force_pure_) {
@@ -1521,7 +1512,6 @@ class RelaxLowering {
   // Checks the arguments of R.call_tir(cls.f, args, out_sinfo, tir_vars) against f's buffers.
   void CallTir(const ops::OpInfo& op, const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
                const std::vector<ops::ArgValue>& values) {
-    (void)lowered;
     if (nodes.size() < 3 || ts_node_is_null(nodes[0])) return;
     auto path = DottedPath(nodes[0], text_);
     if (!path || path->size() != 2 || !IsModuleRef((*path)[0])) return;
@@ -1546,8 +1536,14 @@ class RelaxLowering {
     } else if (!ts_node_is_null(args_node)) {
       in_nodes.push_back(args_node);
     }
-    std::vector<StructInfo> in_infos;
-    for (TSNode n : in_nodes) in_infos.push_back(ValueInfoNoReport(n));
+    // Their struct info: the argument was lowered with the other arguments (a tuple's fields).
+    std::vector<StructInfo> in_infos(in_nodes.size(), StructInfo::Unknown());
+    const StructInfo& args_info = lowered[1].info;
+    if (args_info.kind == types::Kind::kTuple && args_info.fields.size() == in_nodes.size()) {
+      in_infos = args_info.fields;
+    } else if (in_nodes.size() == 1 && ts_node_eq(in_nodes[0], args_node)) {
+      in_infos[0] = args_info;
+    }
     // Outputs.
     int out_index = -1, tir_index = -1, inplace_index = -1;
     for (size_t i = 0; i < op.params.size(); ++i) {
@@ -1626,7 +1622,7 @@ class RelaxLowering {
       if (p.buffer < 0) continue;
       const BufferDecl& b = sig.buffers[p.buffer];
       CompareBuffer(in_infos[i], b, &binding, in_nodes[i], "argument " + std::to_string(i), callee_name,
-                    p.name, /*is_output=*/false, TSNode{});
+                    p.name, /*is_output=*/false);
     }
     // Outputs.
     for (size_t j = 0; j < fresh_outputs; ++j) {
@@ -1634,7 +1630,7 @@ class RelaxLowering {
       if (p.buffer < 0) continue;
       const BufferDecl& b = sig.buffers[p.buffer];
       CompareBuffer(outs[j], b, &binding, out_nodes[j], "output " + std::to_string(j), callee_name, p.name,
-                    /*is_output=*/true, out_node);
+                    /*is_output=*/true);
     }
   }
 
@@ -1657,22 +1653,6 @@ class RelaxLowering {
     return std::nullopt;
   }
 
-  // The struct info of an argument expression already lowered (no new diagnostics).
-  StructInfo ValueInfoNoReport(TSNode n) {
-    n = Unparen(n);
-    if (Is(n, "identifier")) {
-      auto it = env_.find(std::string(TextOf(n, text_)));
-      if (it != env_.end()) return it->second.info;
-    }
-    for (auto it = fn_->hovers.rbegin(); it != fn_->hovers.rend(); ++it) {
-      if (it->range == Rel(n)) {
-        // Hover text of a call result is its printed struct info; not parsed back.
-        break;
-      }
-    }
-    return StructInfo::Unknown();
-  }
-
   void AddCalleeRelated(Diagnostic* d, const std::string& callee, TextRange callee_relative,
                         const std::string& message) {
     // The callee's ranges are relative to the callee; the analyzer rebases them (cross_refs).
@@ -1682,8 +1662,7 @@ class RelaxLowering {
 
   void CompareBuffer(const StructInfo& arg, const BufferDecl& b, std::map<std::string, arith::Expr>* binding,
                      TSNode at, const std::string& what, const std::string& callee, const std::string& param,
-                     bool is_output, TSNode out_node) {
-    (void)out_node;
+                     bool is_output) {
     if (!arg.IsTensor()) return;
     std::string expected_text = "T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
     auto fail = [&](const std::string& detail, TextRange related_range) {
@@ -1789,7 +1768,7 @@ class RelaxLowering {
           const PrimSignature::Param& p = callee->prim.params[i];
           if (p.buffer < 0) continue;
           CompareBuffer(arg_values[i].info, callee->prim.buffers[p.buffer], &binding, args.positional[i],
-                        "argument " + std::to_string(i), name, p.name, false, TSNode{});
+                        "argument " + std::to_string(i), name, p.name, false);
         }
       }
       return v;
