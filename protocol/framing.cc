@@ -1,6 +1,7 @@
 // LSP base-protocol framing.
 #include "framing.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tvmls::protocol {
@@ -25,6 +26,15 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
+void FrameReader::Feed(std::string_view bytes) {
+  if (skip_ > 0) {
+    size_t n = std::min(skip_, bytes.size());
+    skip_ -= n;
+    bytes.remove_prefix(n);
+  }
+  buffer_.append(bytes);
+}
+
 Frame FrameReader::Next() {
   Frame frame;
   // Compact occasionally so the buffer does not grow without bound.
@@ -40,6 +50,7 @@ Frame FrameReader::Next() {
       if (data.size() > limits_.max_header_bytes) {
         frame.kind = Frame::Kind::kError;
         frame.error = "header longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
+        frame.fatal = true;  // No end of header in sight: nowhere to resume.
         consumed_ = buffer_.size();
       }
       return frame;
@@ -93,9 +104,10 @@ Frame FrameReader::Next() {
       frame.kind = Frame::Kind::kError;
       frame.error = "Content-Length " + std::to_string(*length) + " exceeds the limit of " +
                     std::to_string(limits_.max_content_length) + " bytes";
-      // The body cannot be skipped safely without reading it; the stream is out of sync, so
-      // drop what is buffered.
-      consumed_ = buffer_.size();
+      // Skip the body without storing it: what is buffered now, the rest as Feed receives it.
+      size_t take = std::min(*length, buffer_.size() - consumed_);
+      consumed_ += take;
+      skip_ = *length - take;
       return frame;
     }
     pending_length_ = *length;

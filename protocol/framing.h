@@ -3,6 +3,11 @@
 // A push parser: feed it bytes as they arrive, take complete message bodies out. Header names are
 // case-insensitive; Content-Type is accepted and ignored; limits keep a hostile peer from making
 // the server allocate (a 2 GB Content-Length is refused before any allocation).
+//
+// Errors: a complete header without a usable Content-Length is skipped and reading goes on with
+// the bytes after it; a Content-Length over the limit is reported and its body skipped unread (the
+// bytes are discarded as they arrive), so reading goes on in sync. Only a header that grows past
+// max_header_bytes without ending leaves no frame boundary to resume at: that error is fatal.
 #ifndef TVMLS_PROTOCOL_FRAMING_H_
 #define TVMLS_PROTOCOL_FRAMING_H_
 
@@ -23,6 +28,7 @@ struct Frame {
   enum class Kind { kNeedMore, kMessage, kError } kind = Kind::kNeedMore;
   std::string body;   // kMessage: the JSON text.
   std::string error;  // kError: what was wrong with the header; the frame was skipped.
+  bool fatal = false;  // kError: the stream cannot be resynchronised; stop reading it.
 };
 
 /// Not thread-safe; one reader owns it.
@@ -31,10 +37,10 @@ class FrameReader {
   explicit FrameReader(FramingLimits limits = {}) : limits_(limits) {}
 
   /// Appends raw bytes from the transport.
-  void Feed(std::string_view bytes) { buffer_.append(bytes); }
+  void Feed(std::string_view bytes);
 
   /// Takes the next complete message, an error for a malformed header (after which reading goes on
-  /// with the bytes that follow the bad header), or kNeedMore.
+  /// with the bytes that follow the bad header, or the skipped body; unless fatal), or kNeedMore.
   Frame Next();
 
   /// Bytes buffered but not yet consumed.
@@ -45,6 +51,7 @@ class FrameReader {
   std::string buffer_;
   size_t consumed_ = 0;
   std::optional<size_t> pending_length_;  // Header parsed, waiting for the body.
+  size_t skip_ = 0;                       // Bytes of an over-limit body still to discard.
 };
 
 /// Frames a JSON body for sending.
