@@ -63,7 +63,10 @@
 
 namespace tvmls::protocol {
 
-class Endpoint;
+namespace detail {
+struct EndpointCore;  // The shared state behind an Endpoint (endpoint.cc).
+struct ReplyState;    // The shared state behind the copies of one Reply (endpoint.cc).
+}  // namespace detail
 
 /// Cancellation state of one incoming request. Cheap to copy; all copies share the state.
 /// IsCancelled is thread-safe. A default-constructed token is never cancelled.
@@ -73,7 +76,7 @@ class CancellationToken {
   bool IsCancelled() const noexcept { return flag_->load(std::memory_order_acquire); }
 
  private:
-  friend class Endpoint;
+  friend struct detail::EndpointCore;
   void Cancel() const noexcept { flag_->store(true, std::memory_order_release); }
   std::shared_ptr<std::atomic<bool>> flag_;
 };
@@ -103,11 +106,10 @@ class Reply {
   const std::string& method() const;
 
  private:
-  friend class Endpoint;
-  struct State;
-  explicit Reply(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  friend struct detail::EndpointCore;
+  explicit Reply(std::shared_ptr<detail::ReplyState> state) : state_(std::move(state)) {}
   bool Send(json response, bool is_error, bool quiet_if_replied) const;
-  std::shared_ptr<State> state_;
+  std::shared_ptr<detail::ReplyState> state_;
 };
 
 /// The answer to a server-to-client request (Endpoint::Call).
@@ -183,8 +185,7 @@ class Endpoint {
   void EndSession(std::string_view reason);
 
  private:
-  struct Impl;
-  std::shared_ptr<Impl> impl_;
+  std::shared_ptr<detail::EndpointCore> core_;
 };
 
 /// Creates the server layer's per-session state. Called once per session on that session's

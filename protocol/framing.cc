@@ -56,9 +56,12 @@ Frame FrameReader::Next() {
       return frame;
     }
     if (header_end > limits_.max_header_bytes) {
+      // Fatal like the unterminated case: whether the end was seen depends only on how the
+      // bytes happened to be split into reads.
       frame.kind = Frame::Kind::kError;
       frame.error = "header longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
-      consumed_ += header_end + 4;
+      frame.fatal = true;
+      consumed_ = buffer_.size();
       return frame;
     }
     std::string_view header = data.substr(0, header_end);

@@ -6,8 +6,9 @@
 //
 // Errors: a complete header without a usable Content-Length is skipped and reading goes on with
 // the bytes after it; a Content-Length over the limit is reported and its body skipped unread (the
-// bytes are discarded as they arrive), so reading goes on in sync. Only a header that grows past
-// max_header_bytes without ending leaves no frame boundary to resume at: that error is fatal.
+// bytes are discarded as they arrive), so reading goes on in sync. A header longer than
+// max_header_bytes is fatal: its Content-Length is not trusted, so there is no frame boundary to
+// resume at (and whether its end had arrived yet depends only on how reads split the bytes).
 #ifndef TVMLS_PROTOCOL_FRAMING_H_
 #define TVMLS_PROTOCOL_FRAMING_H_
 

@@ -43,14 +43,44 @@ TEST(Framing, HugeLengthRefusedWithoutAllocating) {
   reader.Feed("Content-Length: 2147483648\r\n\r\n{");
   Frame f = reader.Next();
   EXPECT_EQ(f.kind, Frame::Kind::kError);
+  EXPECT_FALSE(f.fatal);
   EXPECT_NE(f.error.find("exceeds"), std::string::npos);
   EXPECT_EQ(reader.Buffered(), 0u);
+}
+
+TEST(Framing, OverLimitBodyIsSkippedAndReadingStaysInSync) {
+  FrameReader reader(FramingLimits{64, 8});
+  std::string big = "{\"text\":\"0123456789\"}";
+  // Part of the oversized body arrives with the header, the rest in later reads, then a good frame.
+  std::string wire = EncodeFrame(big) + EncodeFrame("{}");
+  size_t header_end = wire.find("\r\n\r\n") + 4;
+  reader.Feed(wire.substr(0, header_end + 5));
+  Frame bad = reader.Next();
+  ASSERT_EQ(bad.kind, Frame::Kind::kError);
+  EXPECT_FALSE(bad.fatal);
+  EXPECT_NE(bad.error.find("exceeds"), std::string::npos);
+  EXPECT_EQ(reader.Next().kind, Frame::Kind::kNeedMore);
+  for (size_t i = header_end + 5; i < wire.size(); ++i) reader.Feed(wire.substr(i, 1));
+  Frame good = reader.Next();
+  ASSERT_EQ(good.kind, Frame::Kind::kMessage);
+  EXPECT_EQ(good.body, "{}");
+  EXPECT_EQ(reader.Next().kind, Frame::Kind::kNeedMore);
 }
 
 TEST(Framing, OverlongHeaderRefused) {
   FrameReader reader(FramingLimits{64, 1024});
   reader.Feed(std::string(100, 'X'));
-  EXPECT_EQ(reader.Next().kind, Frame::Kind::kError);
+  Frame f = reader.Next();
+  EXPECT_EQ(f.kind, Frame::Kind::kError);
+  EXPECT_TRUE(f.fatal);  // No header end in sight: nowhere to resume.
+}
+
+TEST(Framing, CompleteButOverlongHeaderIsFatalToo) {
+  FrameReader reader(FramingLimits{64, 1024});
+  reader.Feed("X-Padding: " + std::string(100, 'x') + "\r\nContent-Length: 2\r\n\r\n{}");
+  Frame f = reader.Next();
+  EXPECT_EQ(f.kind, Frame::Kind::kError);
+  EXPECT_TRUE(f.fatal);
 }
 
 TEST(Framing, BadLengthValue) {
