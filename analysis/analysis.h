@@ -1,9 +1,13 @@
 // The analysis engine's entry point: a document in, diagnostics and queries out.
 //
-// Analyzer keeps per-function results between runs. After an edit, Run() re-lowers and re-checks
-// only the functions whose syntax subtree changed (tree-sitter reuses unchanged subtrees, so
-// their node identity survives the edit), plus the callers of functions whose signature changed.
-// Results of unchanged functions are shifted to their new offsets.
+// Analyzer keeps results between runs, per top-level statement and per function. After an edit,
+// Run() re-lowers and re-checks only the functions whose syntax subtree changed (tree-sitter
+// reuses unchanged subtrees, so their node identity survives the edit), plus the callers of
+// functions whose signature changed. Statements the edit did not touch keep their results and
+// assembled diagnostics; only their offsets move. A run costs O(top-level statements) plus the
+// work on what changed.
+//
+// Thread-safety: an Analyzer is used by one thread at a time (Run, Diagnostics and Model alike).
 #ifndef TVMLS_ANALYSIS_ANALYSIS_H_
 #define TVMLS_ANALYSIS_ANALYSIS_H_
 
@@ -45,21 +49,22 @@ class Analyzer {
   /// Analyses the document's current text and tree. Call after every accepted edit.
   void Run(const Document& doc);
 
-  /// Syntax errors and semantic diagnostics of the last run, sorted by position.
-  const std::vector<Diagnostic>& Diagnostics() const { return diagnostics_; }
+  /// Syntax errors and semantic diagnostics of the last run, sorted by position. The pointers stay
+  /// valid until the next Run().
+  const std::vector<const Diagnostic*>& Diagnostics() const;
   /// True when the file contains TVMScript (an `I.ir_module` class, an `R.function` or a
   /// `T.prim_func`). Files without TVMScript get no diagnostics at all.
   bool HasTvmScript() const { return has_tvmscript_; }
   const RunStats& Stats() const { return stats_; }
 
-  /// The semantic model of the last run (model/model.h), for queries.
+  /// The semantic model of the last run (model/model.h), for queries. Assembled on the first call
+  /// after a run; valid until the next Run().
   const struct FileModel* Model() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   AnalysisOptions options_;
-  std::vector<Diagnostic> diagnostics_;
   bool has_tvmscript_ = false;
   RunStats stats_;
 };

@@ -169,7 +169,8 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
     analysis::Analyzer analyzer;
     analyzer.Run(doc);
     if (!analyzer.HasTvmScript()) continue;
-    for (const Diagnostic& d : analyzer.Diagnostics()) {
+    for (const Diagnostic* dp : analyzer.Diagnostics()) {
+      const Diagnostic& d = *dp;
       ++counts[static_cast<int>(d.severity)];
       if (options.format == CheckFormat::kJson) {
         array.push_back(JsonDiagnostic(path, doc, d));

@@ -53,6 +53,10 @@ class PrimLowering {
       if (Is(p, "comment")) continue;
       PrimSignature::Param param;
       TSNode name = Is(p, "identifier") ? p : Field(p, "name");
+      if (ts_node_is_null(name)) {
+        sig.complete = false;  // `*args`, `**kw`, or recovery debris
+        continue;
+      }
       param.name = std::string(TextOf(name, text_));
       param.name_range = Rel(name);
       TSNode ann = Field(p, "annotation");
@@ -106,6 +110,8 @@ class PrimLowering {
       canon += ";";
     }
     canon += fn_->prim.writes ? "w" : "r";
+    canon += fn_->prim.complete ? "" : "?";
+    canon += fn_->prim.returns_value ? "v" : "";
     fn_->signature_hash = HashString(canon);
   }
 
@@ -127,7 +133,10 @@ class PrimLowering {
   }
 
  private:
-  TextRange Rel(TSNode n) const { return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_}; }
+  TextRange Rel(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_};
+  }
   TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
 
   void ClassifyParam(TSNode ann, PrimSignature::Param* param) {

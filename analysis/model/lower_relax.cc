@@ -92,6 +92,7 @@ class RelaxLowering {
       sig.ret = LowerAnnotation(ret, actx);
     }
     canon += "->" + types::Print(sig.ret);
+    canon += sig.complete ? "" : ";incomplete";
     fn_->signature_hash = HashString(canon);
   }
 
@@ -209,7 +210,10 @@ class RelaxLowering {
     arith::Expr need;
   };
 
-  TextRange Rel(TSNode n) const { return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_}; }
+  TextRange Rel(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
+    return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_};
+  }
   TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
 
   AnnotationContext AnnCtx(bool allow_strings) {

@@ -18,8 +18,13 @@ namespace tvmls::analysis {
 inline bool Is(TSNode n, const char* type) {
   return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
 }
-inline TextRange RangeOf(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
+// Null nodes (an absent field: broken code is normal input) have an empty range and no text.
+inline TextRange RangeOf(TSNode n) {
+  if (ts_node_is_null(n)) return {};
+  return {ts_node_start_byte(n), ts_node_end_byte(n)};
+}
 inline std::string_view TextOf(TSNode n, std::string_view text) {
+  if (ts_node_is_null(n)) return {};
   uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (b > text.size() || e > text.size() || e < b) return {};
   return text.substr(b, e - b);

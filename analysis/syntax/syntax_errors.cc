@@ -77,35 +77,36 @@ bool IsStatementList(const char* type) {
   return std::strcmp(type, "block") == 0 || std::strcmp(type, "module") == 0;
 }
 
-// Statements of one block that start their line at another indentation than the first one:
-// Python's "unexpected indent" / "unindent does not match any outer indentation level". The
-// scanner lets them parse as siblings (see grammar/src/scanner.c) and this reports them.
 void CheckIndentation(TSNode list, std::string_view text, std::vector<SyntaxError>* errors) {
-  int64_t expected = -1;
-  uint32_t count = ts_node_named_child_count(list);
+  if (ts_node_named_child_count(list) == 0) return;
+  IndentationCheck check;
   TSTreeCursor cursor = ts_tree_cursor_new(list);
-  if (count > 0 && ts_tree_cursor_goto_first_child(&cursor)) {
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
-      TSNode child = ts_tree_cursor_current_node(&cursor);
-      if (!ts_node_is_named(child) || std::strcmp(ts_node_type(child), "comment") == 0 ||
-          ts_node_is_missing(child)) {
-        continue;
-      }
-      uint32_t at = ts_node_start_byte(child);
-      int64_t indent = IndentOf(text, at);
-      if (indent < 0) continue;  // `def f(): x = 1` and the like: not at a line start.
-      if (expected < 0) {
-        expected = indent;
-      } else if (indent != expected) {
-        errors->push_back({{at, at}, indent > expected ? "unexpected indentation"
-                                                       : "unindent does not match the block"});
-      }
+      check.Visit(ts_tree_cursor_current_node(&cursor), text, errors);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
   ts_tree_cursor_delete(&cursor);
 }
 
 }  // namespace
+
+// The scanner lets statements at another indentation parse as siblings (see grammar/src/scanner.c);
+// this reports them.
+void IndentationCheck::Visit(TSNode child, std::string_view text, std::vector<SyntaxError>* errors) {
+  if (!ts_node_is_named(child) || std::strcmp(ts_node_type(child), "comment") == 0 ||
+      ts_node_is_missing(child)) {
+    return;
+  }
+  uint32_t at = ts_node_start_byte(child);
+  int64_t indent = IndentOf(text, at);
+  if (indent < 0) return;  // `def f(): x = 1` and the like: not at a line start.
+  if (expected_ < 0) {
+    expected_ = indent;
+  } else if (indent != expected_) {
+    errors->push_back({{at, at}, indent > expected_ ? "unexpected indentation" : "unindent does not match the block"});
+  }
+}
 
 // A missing closer is reported where the scanner inserted it, which can be after a trailing
 // comment or on a later comment-only line; move it back to just after the last code character.

@@ -2,6 +2,7 @@
 #ifndef TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
 #define TVMLS_ANALYSIS_SYNTAX_SYNTAX_ERRORS_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,19 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
 /// member of its parent's statement list (indentation).
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
                                              const std::function<bool(TSNode)>& skip);
+
+/// Python's indentation rule for the statements of one block, fed one child at a time in order:
+/// a statement that starts its line at another indentation than the block's first statement is
+/// "unexpected indentation" / "unindent does not match the block". CollectSyntaxErrors applies it
+/// to every block it visits; callers that walk a block themselves (the analyzer walks the file's
+/// top level) feed it directly.
+class IndentationCheck {
+ public:
+  void Visit(TSNode child, std::string_view text, std::vector<SyntaxError>* errors);
+
+ private:
+  int64_t expected_ = -1;
+};
 
 /// The tree as an S-expression in tree-sitter's test format: named nodes only, `field: ` prefixes,
 /// `(MISSING name)` for missing nodes. Iterative.
