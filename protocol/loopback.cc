@@ -48,12 +48,17 @@ void LoopbackClient::LoopMain(const SessionFactory& factory) {
     options_.logger.Error("session factory failed");
     ok = false;
   }
-  if (!ok) endpoint_->EndSession("session factory failed");
-  {
+  if (!ok) {
+    endpoint_->EndSession("session factory failed");
+    std::lock_guard<std::mutex> lock(out_mu_);
+    started_ = ended_ = true;  // Ended() is true when the constructor returns.
+    exit_code_ = endpoint_->ExitCode();
+  } else {
     std::lock_guard<std::mutex> lock(out_mu_);
     started_ = true;
   }
   out_cv_.notify_all();
+  if (!ok) return;
 
   while (!endpoint_->Ended()) {
     std::string chunk;

@@ -30,11 +30,9 @@ template <typename T>
 class Mailbox {
  public:
   void Put(T value) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      items_.push_back(std::move(value));
-    }
-    cv_.notify_all();
+    std::lock_guard<std::mutex> lock(mu_);
+    items_.push_back(std::move(value));
+    cv_.notify_all();  // Under the lock: the taker may destroy the mailbox right after Take().
   }
   std::optional<T> Take() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -738,9 +736,9 @@ TEST(EndpointCancel, CancellationRacingLateRepliesStillAnswersOnce) {
 // ---- Server-to-client requests ----
 
 TEST(EndpointCalls, ResultsAndErrorsReachTheirCallbacks) {
+  Mailbox<CallResponse> answers;  // Outlives the client, whose loop thread fills it.
   LoopbackClient client(Server());
   Initialize(client);
-  Mailbox<CallResponse> answers;
   json first = client.endpoint().Call("workspace/configuration", {{"items", json::array()}},
                                       [&answers](CallResponse r) { answers.Put(std::move(r)); });
   json second = client.endpoint().Call("window/workDoneProgress/create", {{"token", "t"}},
@@ -773,9 +771,9 @@ TEST(EndpointCalls, ResponseWithUnknownIdIsIgnored) {
 }
 
 TEST(EndpointCalls, PendingCallsFailWhenTheSessionEnds) {
+  Mailbox<CallResponse> answers;  // Outlives the client, whose loop thread fills it.
   LoopbackClient client(Server());
   Initialize(client);
-  Mailbox<CallResponse> answers;
   client.endpoint().Call("workspace/applyEdit", {{"edit", json::object()}},
                          [&answers](CallResponse r) { answers.Put(std::move(r)); });
   ASSERT_TRUE(client.WaitForServerRequest("workspace/applyEdit", kWait));
@@ -792,6 +790,7 @@ TEST(EndpointCalls, PendingCallsFailWhenTheSessionEnds) {
 }
 
 TEST(EndpointCalls, CallbacksRunOnTheLoopThread) {
+  Mailbox<std::thread::id> callback_thread;  // Outlives the client.
   auto loop_thread = std::make_shared<Mailbox<std::thread::id>>();
   LoopbackClient client(Server([loop_thread](Endpoint& ep, Workers&) {
     ep.OnRequest("where", [loop_thread](const json&, Reply reply) {
@@ -802,7 +801,6 @@ TEST(EndpointCalls, CallbacksRunOnTheLoopThread) {
   Initialize(client);
   ASSERT_TRUE(client.Request("where"));
   std::optional<std::thread::id> loop_id = loop_thread->Take();
-  Mailbox<std::thread::id> callback_thread;
   client.endpoint().Call("workspace/configuration", nullptr,
                          [&callback_thread](CallResponse) { callback_thread.Put(std::this_thread::get_id()); });
   std::optional<json> request = client.WaitForServerRequest("workspace/configuration", kWait);
@@ -833,10 +831,10 @@ TEST(EndpointCalls, NotificationsFromWorkerThreadsArriveWhole) {
 }
 
 TEST(Loopback, AutoAnswerRepliesToServerRequests) {
+  Mailbox<CallResponse> answers;  // Outlives the client, whose loop thread fills it.
   LoopbackClient client(Server());
   client.AutoAnswer("workspace/configuration", [](const json& params) { return json::array({params["n"]}); });
   Initialize(client);
-  Mailbox<CallResponse> answers;
   client.endpoint().Call("workspace/configuration", {{"n", 7}}, [&answers](CallResponse r) { answers.Put(r); });
   std::optional<CallResponse> answer = answers.Take();
   ASSERT_TRUE(answer);
