@@ -37,6 +37,9 @@
 //   * `exit`: the registered handler (if any) runs, then the session ends.
 //   * ExitCode(): 0 if `shutdown` arrived before the session ended, else 1 (LSP: exit without
 //     shutdown, or the client vanished).
+//   * Only incoming messages are policed: what the server sends before initialize completes (the
+//     spec allows only window/showMessage, window/logMessage, telemetry/event and
+//     window/showMessageRequest then) is the server layer's responsibility.
 //   * `$/cancelRequest` is handled here (no handler is called). `$/setTrace` is recorded
 //     (TraceValue()) and then passed to a handler if one is registered. Any other unhandled
 //     `$/...` or unknown notification is ignored; unknown requests get -32601.

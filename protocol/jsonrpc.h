@@ -128,7 +128,8 @@ std::string Serialize(const json& message);
 /// errors name the field in full.
 ///
 /// Paths: dot-separated member names with optional [index] suffixes, e.g. "textDocument.uri",
-/// "contentChanges[0].range.start.line"; "" means the viewed value itself.
+/// "contentChanges[0].range.start.line"; "" means the viewed value itself. A malformed path (e.g.
+/// "a[x]") is a programming error: std::invalid_argument.
 ///
 ///   ParamView p(params);
 ///   std::string uri = p.Get<std::string>("textDocument.uri");        // required

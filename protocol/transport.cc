@@ -219,6 +219,17 @@ bool IsLoopback(const asio::ip::address& address) {
 int RunStreamSession(int in_fd, int out_fd, const SessionFactory& factory, const Logger& logger,
                      FramingLimits limits) {
   IgnoreSigpipe();
+  // Asio makes the descriptors non-blocking, which changes the file description shared with
+  // whoever else holds it (e.g. a terminal); put the flags back afterwards.
+  struct FlagRestorer {
+    int fd;
+    int flags;
+    ~FlagRestorer() {
+      if (flags >= 0) ::fcntl(fd, F_SETFL, flags);
+    }
+  };
+  FlagRestorer restore_in{in_fd, ::fcntl(in_fd, F_GETFL)};
+  FlagRestorer restore_out{out_fd, ::fcntl(out_fd, F_GETFL)};
   int in_copy = DupOrThrow(in_fd, "input");
   int out_copy;
   try {

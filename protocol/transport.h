@@ -44,10 +44,13 @@ class TransportError : public std::runtime_error {
 
 /// Runs one session reading `in_fd` and writing `out_fd` on the calling thread until it ends, and
 /// returns Endpoint::ExitCode() (0 iff `shutdown` came before the end). End of input ends the
-/// session. The descriptors stay owned by the caller (the session works on duplicates, but they
-/// share the file status flags: the descriptors are left non-blocking). Ignores SIGPIPE
-/// process-wide, so that a vanished client surfaces as a write error instead of killing the
-/// process. Throws TransportError for unusable descriptors; exceptions from the factory propagate.
+/// session. The descriptors may be pipes, sockets, ttys, regular files or /dev/null, and may be the
+/// same descriptor. They stay owned by the caller: the session works on duplicates (made
+/// non-blocking while it runs; the original file status flags are restored when it returns).
+/// Ignores SIGPIPE process-wide, so that a vanished client surfaces as a write error instead of
+/// killing the process. Throws TransportError for unusable descriptors; exceptions from the factory
+/// propagate. Logs must not go to out_fd (with stdio: log to stderr, and do not point stderr at
+/// stdout).
 int RunStreamSession(int in_fd, int out_fd, const SessionFactory& factory, const Logger& logger,
                      FramingLimits limits = {});
 
@@ -66,7 +69,9 @@ struct TcpOptions {
 };
 
 /// Listens for TCP connections; each connection is one independent session (own Endpoint, own
-/// SessionFactory object, own thread). A client vanishing ends only its session.
+/// SessionFactory object, own thread). A client vanishing ends only its session. The factory is
+/// called on each new session's thread, so calls for different connections may run concurrently:
+/// whatever it shares between sessions must be thread-safe.
 class TcpServer {
  public:
   /// Binds and listens at once. Throws TransportError with a clear message for an invalid

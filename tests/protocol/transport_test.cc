@@ -4,6 +4,7 @@
 #include "transport.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -297,6 +298,47 @@ TEST(StreamTransport, OneSocketForInputAndOutput) {
   }  // Closes fds[1]: ends the session if an expectation failed.
   EXPECT_EQ(result.get(), 0);
   ::close(fds[0]);
+}
+
+TEST(StreamTransport, RegularFilesAsInputAndOutput) {
+  // A recorded session replayed from a file (epoll refuses regular files; Asio reads them directly).
+  char in_path[] = "/tmp/tvmls-stdio-in-XXXXXX";
+  char out_path[] = "/tmp/tvmls-stdio-out-XXXXXX";
+  int in_fd = ::mkstemp(in_path);
+  int out_fd = ::mkstemp(out_path);
+  ASSERT_GE(in_fd, 0);
+  ASSERT_GE(out_fd, 0);
+  ::unlink(in_path);
+  ::unlink(out_path);
+  std::string script = EncodeFrame(Serialize(MakeRequest(1, "initialize", {{"capabilities", json::object()}}))) +
+                       EncodeFrame(Serialize(MakeNotification("initialized", json::object()))) +
+                       EncodeFrame(Serialize(MakeRequest(2, "ping", nullptr))) +
+                       EncodeFrame(Serialize(MakeRequest(3, "shutdown", nullptr))) +
+                       EncodeFrame(Serialize(MakeNotification("exit", nullptr)));
+  ASSERT_EQ(::write(in_fd, script.data(), script.size()), static_cast<ssize_t>(script.size()));
+  ASSERT_EQ(::lseek(in_fd, 0, SEEK_SET), 0);
+  int flags_before = ::fcntl(in_fd, F_GETFL);
+  Tracker tracker;
+  EXPECT_EQ(RunStreamSession(in_fd, out_fd, TestServer(tracker), TestLogger()), 0);
+  EXPECT_EQ(::fcntl(in_fd, F_GETFL), flags_before);  // Non-blocking mode was undone.
+  ASSERT_EQ(::lseek(out_fd, 0, SEEK_SET), 0);
+  Peer reader(out_fd, -1, false);
+  for (int id : {1, 2, 3}) {
+    std::optional<json> response = reader.WaitForResponse(id);
+    ASSERT_TRUE(response) << id;
+    EXPECT_TRUE(response->contains("result")) << response->dump();
+  }
+  ::close(in_fd);
+  ::close(out_fd);
+}
+
+TEST(StreamTransport, DevNullInputIsEndOfInput) {
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  ASSERT_GE(null_fd, 0);
+  Tracker tracker;
+  EXPECT_EQ(RunStreamSession(null_fd, null_fd, TestServer(tracker), TestLogger()), 1);
+  EXPECT_EQ(tracker.ended, 1);
+  ::close(null_fd);
 }
 
 TEST(StreamTransport, BadDescriptorIsATransportError) {
