@@ -23,7 +23,10 @@
 //   * `$/cancelRequest` for a request not yet answered sets its CancellationToken and replies
 //     -32800 at once; the handler's later reply is then dropped. Handlers may poll the token and
 //     stop (replying -32800 themselves is fine; it is dropped as well).
-//   * Once the session ended, replies, notifications and requests are dropped silently.
+//   * When the session ends, the tokens of requests still pending are cancelled; from then on
+//     replies and notifications are dropped silently, and Call callbacks get kConnectionClosed.
+//   * Never block the loop thread waiting for a Call response: responses are dispatched on that
+//     same thread. Continue in the callback instead.
 //
 // LIFECYCLE (generic LSP; see LifecycleState in lsp.h)
 //   * Before `initialize` has been answered: requests other than `initialize` get -32002,
@@ -49,6 +52,30 @@
 // the limit, whose body is then skipped unread) gets -32700 with id null and reading goes on. A
 // header that exceeds the header-size limit leaves no way to find the next frame: -32700 is sent,
 // an error logged, and the session ends (exit code 1 unless shutdown came first).
+//
+// EXAMPLE (the server layer's per-session object; see SessionFactory below and transport.h):
+//
+//   class Server {
+//    public:
+//     explicit Server(protocol::Endpoint& ep) : ep_(ep) {
+//       ep.OnRequest("initialize", [this](const json& params, protocol::Reply reply) {
+//         encoding_ = protocol::NegotiatePositionEncoding(params);
+//         reply.Result({{"capabilities", {{"positionEncoding", ToString(encoding_)},
+//                                         {"hoverProvider", true}}}});
+//       });
+//       ep.OnNotification("textDocument/didOpen", [this](const json& params) {
+//         protocol::ParamView p(params);
+//         Open(p.Get<std::string>("textDocument.uri"), p.Get<std::string>("textDocument.text"));
+//       });
+//       ep.OnRequest("textDocument/hover", [this](const json& params, protocol::Reply reply) {
+//         pool_.Post([this, params, reply] {            // Off the loop thread.
+//           if (reply.IsCancelled()) return;            // Already answered -32800.
+//           try { reply.Result(Hover(params)); } catch (...) { reply.Fail(std::current_exception()); }
+//         });
+//       });
+//     }
+//     ~Server() { pool_.Join(); }  // Before the Endpoint goes away.
+//   };
 #ifndef TVMLS_PROTOCOL_ENDPOINT_H_
 #define TVMLS_PROTOCOL_ENDPOINT_H_
 
@@ -56,6 +83,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
