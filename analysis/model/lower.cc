@@ -20,6 +20,8 @@ std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
   } else {
     LowerRelaxSignature(def, text, aliases, fn.get());
   }
+  // Callers' related locations point at the name.
+  fn->signature_hash = HashString(std::to_string(fn->name_range.begin), fn->signature_hash);
   return fn;
 }
 

@@ -101,11 +101,16 @@ class PrimLowering {
     });
     // Hash of what callers see.
     std::string canon;
+    // Callers' diagnostics point into this signature (related locations, fixes of the buffer
+    // shape), so where its parts are counts as much as what they say.
+    auto at = [](TextRange r) { return std::to_string(r.begin) + "-" + std::to_string(r.end) + ","; };
     for (const PrimSignature::Param& p : sig.params) {
-      canon += p.name + ":" + std::to_string(static_cast<int>(p.kind)) + p.dtype;
+      canon += p.name + ":" + std::to_string(static_cast<int>(p.kind)) + p.dtype + "@" + at(p.name_range);
       if (p.buffer >= 0) {
         const BufferDecl& b = sig.buffers[p.buffer];
-        canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]";
+        canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]@" + at(b.name_range) +
+                 at(b.decl_range) + at(b.shape_range);
+        for (TextRange r : b.dim_ranges) canon += at(r);
       }
       canon += ";";
     }

@@ -2,6 +2,7 @@
 #include "syntax/document.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 
 #include "tvmls/grammar.h"
@@ -35,7 +36,20 @@ TSPoint PointAt(const LineIndex& lines, uint32_t offset) {
   return TSPoint{line, offset - lines.LineStart(line)};
 }
 
-Document::Document(std::string text) : text_(std::move(text)), lines_(text_) {
+namespace {
+std::atomic<uint64_t> next_document_id{1};
+}  // namespace
+
+bool Document::EditsSince(uint64_t revision, std::vector<EditSpan>* out) const {
+  out->clear();
+  if (revision < log_floor_ || revision > revision_) return false;
+  auto first = std::upper_bound(log_.begin(), log_.end(), revision,
+                                [](uint64_t r, const std::pair<uint64_t, EditSpan>& e) { return r < e.first; });
+  for (auto it = first; it != log_.end(); ++it) out->push_back(it->second);
+  return true;
+}
+
+Document::Document(std::string text) : text_(std::move(text)), lines_(text_), id_(next_document_id++) {
   parser_ = ts_parser_new();
   if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
   nesting_.Reset(text_);
@@ -165,6 +179,18 @@ EditResult Document::ApplyEdits(const std::vector<ByteEdit>& edits) {
   }
   if (backup_tree != nullptr) ts_tree_delete(backup_tree);
 
+  ++revision_;
+  for (const ByteEdit& e : edits) {
+    log_.push_back({revision_, EditSpan{e.begin, e.end, e.begin + static_cast<uint32_t>(e.new_text.size())}});
+  }
+  if (log_.size() > kMaxEditLog) {
+    size_t drop = log_.size() - kMaxEditLog / 2;
+    // Keep whole batches: EditsSince answers only for revisions whose later edits are all kept.
+    while (drop < log_.size() && log_[drop].first == log_[drop - 1].first) ++drop;
+    log_floor_ = log_[drop - 1].first;
+    log_.erase(log_.begin(), log_.begin() + static_cast<long>(drop));
+  }
+
   if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
   previous_tree_ = ts_tree_copy(tree_);
   Reparse(true);
@@ -213,6 +239,9 @@ EditResult Document::ApplyEdits(const std::vector<PositionEdit>& edits, Encoding
 }
 
 EditResult Document::ReplaceAll(std::string text) {
+  ++revision_;
+  log_.clear();
+  log_floor_ = revision_;
   text_ = std::move(text);
   lines_ = LineIndex(text_);
   nesting_.Reset(text_);

@@ -44,6 +44,14 @@ struct EditResult {
   std::vector<TextRange> edited;
 };
 
+/// One accepted byte edit as recorded in the edit log: [begin, old_end) of the text before it
+/// became [begin, new_end).
+struct EditSpan {
+  uint32_t begin = 0;
+  uint32_t old_end = 0;
+  uint32_t new_end = 0;
+};
+
 /// Owns the text, line index, parser and tree of one document.
 /// Thread-compatible: one thread at a time. Tree() may be copied with ts_tree_copy for readers on
 /// other threads.
@@ -79,6 +87,17 @@ class Document {
   /// O(file) (about 3 ms at 100k lines), so the edit itself does not pay for it.
   const std::vector<TextRange>& ChangedRanges();
 
+  /// Identifies this document among all Documents of the process (never reused).
+  uint64_t Id() const { return id_; }
+  /// Counts accepted ApplyEdits / ReplaceAll batches.
+  uint64_t Revision() const { return revision_; }
+  /// The byte edits accepted after `revision`, in the order applied (each in the coordinates left
+  /// by the previous one). False when they are not all known: a ReplaceAll came after `revision`,
+  /// or the log (the last kMaxEditLog edits) no longer reaches back that far. Lets a reader that
+  /// looked at revision R (the analyzer) map its offsets to the current text.
+  bool EditsSince(uint64_t revision, std::vector<EditSpan>* out) const;
+  static constexpr size_t kMaxEditLog = 4096;
+
   /// Non-empty when the text is not parsed because it nests deeper than the parser can take
   /// (see syntax/nesting.h); the tree is then empty. Says why and where.
   const std::string& Refusal() const { return refusal_; }
@@ -104,6 +123,10 @@ class Document {
   NestingBound nesting_;
   std::string refusal_;
   std::vector<TextRange> edited_;
+  uint64_t id_;
+  uint64_t revision_ = 0;
+  uint64_t log_floor_ = 0;  // EditsSince(r) is answerable for r >= log_floor_
+  std::vector<std::pair<uint64_t, EditSpan>> log_;  // (revision of the batch, edit)
   std::vector<TextRange> changed_;
   bool changed_valid_ = true;
 };

@@ -57,22 +57,6 @@ std::string DescribeError(TSNode node, std::string_view text) {
   return "unexpected `" + Snippet(span.substr(first)) + "`";
 }
 
-// Indentation of the line holding `offset` (tabs to the next multiple of 8, as the scanner),
-// or -1 when something other than blanks precedes `offset` on its line.
-int64_t IndentOf(std::string_view text, uint32_t offset) {
-  size_t line = text.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
-  size_t i = line == std::string_view::npos ? 0 : line + 1;
-  int64_t indent = 0;
-  for (; i < offset; ++i) {
-    char c = text[i];
-    if (c == ' ') ++indent;
-    else if (c == '\t') indent = (indent / 8 + 1) * 8;
-    else if (c == '\f') indent = 0;
-    else if (c != '\r') return -1;
-  }
-  return indent;
-}
-
 bool IsStatementList(const char* type) {
   return std::strcmp(type, "block") == 0 || std::strcmp(type, "module") == 0;
 }
@@ -91,6 +75,22 @@ void CheckIndentation(TSNode list, std::string_view text, std::vector<SyntaxErro
 
 }  // namespace
 
+// Indentation of the line holding `offset` (tabs to the next multiple of 8, as the scanner),
+// or -1 when something other than blanks precedes `offset` on its line.
+int64_t IndentationAt(std::string_view text, uint32_t offset) {
+  size_t line = text.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
+  size_t i = line == std::string_view::npos ? 0 : line + 1;
+  int64_t indent = 0;
+  for (; i < offset; ++i) {
+    char c = text[i];
+    if (c == ' ') ++indent;
+    else if (c == '\t') indent = (indent / 8 + 1) * 8;
+    else if (c == '\f') indent = 0;
+    else if (c != '\r') return -1;
+  }
+  return indent;
+}
+
 // The scanner lets statements at another indentation parse as siblings (see grammar/src/scanner.c);
 // this reports them.
 void IndentationCheck::Visit(TSNode child, std::string_view text, std::vector<SyntaxError>* errors) {
@@ -99,7 +99,7 @@ void IndentationCheck::Visit(TSNode child, std::string_view text, std::vector<Sy
     return;
   }
   uint32_t at = ts_node_start_byte(child);
-  int64_t indent = IndentOf(text, at);
+  int64_t indent = IndentationAt(text, at);
   if (indent < 0) return;  // `def f(): x = 1` and the like: not at a line start.
   if (expected_ < 0) {
     expected_ = indent;

@@ -30,6 +30,10 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text)
 std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
                                              const std::function<bool(TSNode)>& skip);
 
+/// Indentation of the line holding `offset` (tabs to the next multiple of 8, as the scanner), or
+/// -1 when something other than blanks precedes `offset` on its line.
+int64_t IndentationAt(std::string_view text, uint32_t offset);
+
 /// Python's indentation rule for the statements of one block, fed one child at a time in order:
 /// a statement that starts its line at another indentation than the block's first statement is
 /// "unexpected indentation" / "unindent does not match the block". CollectSyntaxErrors applies it
