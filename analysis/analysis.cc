@@ -480,7 +480,6 @@ struct Analyzer::Impl {
   };
   std::vector<Slot> order;
   uint64_t doc_id = 0, doc_revision = 0;  // what `order` describes
-  bool had_error = false;                 // its tree had syntax errors
 
   // What the statements contribute to the whole file, counted so that statements come and go.
   std::unordered_map<std::string, int> name_count;
@@ -912,6 +911,7 @@ void Analyzer::Run(const Document& doc) {
     for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
       TSNode child = ts_tree_cursor_current_node(&cursor);
       if (!IsStatementNode(child)) continue;
+      ++stats_.statements_scanned;
       uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
       std::string_view child_text = TextOf(child, text);
       if (!whole && start > hi) {
@@ -982,10 +982,18 @@ void Analyzer::Run(const Document& doc) {
   // Discovery needs the aliases, which come from every statement: when they turn out different
   // from the ones discovery used, everything is discovered again with the new ones.
   if (!incremental) impl.Clear();
-  // Where the text parses without errors, before and after the edit, a statement the edits did
-  // not touch parses as it did. Error recovery is not local (tree-sitter weighs each parse
-  // version's errors against the others'), so with errors anywhere every statement is looked at.
-  bool whole = !incremental || impl.had_error || ts_node_has_error(root);
+  // Where the text parses without errors, now and the last time outside what the edits touched,
+  // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
+  // weighs each parse version's errors against the others', and a new error can change how text
+  // far before it parses), so otherwise every statement is looked at.
+  bool whole = !incremental || ts_node_has_error(root);
+  for (size_t k = 0; k < impl.order.size() && !whole; ++k) {
+    const Impl::Slot& slot = impl.order[k];
+    if (!slot.clean && !slot.damaged) {
+      whole = true;
+      break;
+    }
+  }
   for (int attempt = 0;; ++attempt) {
     rescan(whole);
     // The printer's header comments (`# from tvm.script import tir as T`) before the first
@@ -1036,7 +1044,6 @@ void Analyzer::Run(const Document& doc) {
   }
   impl.doc_id = doc.Id();
   impl.doc_revision = doc.Revision();
-  impl.had_error = ts_node_has_error(root);
 
   // 3. Python names whose presence changed: statements whose functions looked one up are
   //    analysed again (with their functions' cached results where still valid).
@@ -1065,6 +1072,7 @@ void Analyzer::Run(const Document& doc) {
   base_ctx.aliases = &impl.aliases;
   base_ctx.assumed_upper_bound = options_.assumed_upper_bound;
   has_tvmscript_ = false;
+  stats_.statements = static_cast<int>(impl.order.size());
   for (Impl::Slot& slot : impl.order) {
     slot.damaged = false;
     Impl::Top* top = slot.top;

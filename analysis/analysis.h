@@ -37,6 +37,8 @@ struct AnalysisOptions {
 struct RunStats {
   int functions = 0;           // functions in the file
   int functions_analyzed = 0;  // re-lowered and re-checked in this run
+  int statements = 0;          // top-level statements in the file
+  int statements_scanned = 0;  // looked at in this run (the rest were moved by the edit log)
 };
 
 class Analyzer {
