@@ -6,6 +6,7 @@
 //   Fixes       every fix of every diagnostic applies cleanly and makes things better: the fixed
 //               code occurs fewer times and no code occurs more often.
 //   Syntax      the fixture parses without syntax errors unless it expects `syntax-error`.
+//   Queries     hover / definition / references at each query marker give what it states.
 // The expectation parser and the comparison are unit-tested here too.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "model/model.h"
+#include "query/queries.h"
 #include "cli.h"
 #include "support/files.h"
 #include "support/fixture.h"
@@ -323,6 +326,62 @@ TEST_P(Fixture, Cli) {
   for (const std::string& problem : Compare(path_, expectations_, actual)) ADD_FAILURE() << problem;
 }
 
+TEST_P(Fixture, Queries) {
+  std::vector<QueryExpectation> queries;
+  try {
+    queries = ParseQueries(text_);
+  } catch (const std::runtime_error& e) {
+    FAIL() << path_ << ": malformed query: " << e.what();
+  }
+  if (queries.empty()) return;
+  analysis::Document doc(text_);
+  analysis::Analyzer analyzer;
+  analyzer.Run(doc);
+  const analysis::FileModel& model = *analyzer.Model();
+  LineIndex lines(text_);
+  auto where = [&](uint32_t offset) {
+    Position p = lines.ToPosition(text_, offset, Encoding::kUtf32);
+    return std::to_string(p.line + 1) + ":" + std::to_string(p.column + 1);
+  };
+  for (const QueryExpectation& q : queries) {
+    std::string at = path_ + ":" + std::to_string(q.expectation_line + 1) + ": ";
+    std::optional<uint32_t> offset = lines.ToOffset(text_, Position{q.line, q.column}, Encoding::kUtf32);
+    ASSERT_TRUE(offset.has_value()) << at;
+    switch (q.kind) {
+      case QueryExpectation::Kind::kHover: {
+        auto hover = analysis::HoverAt(model, *offset);
+        if (!hover) {
+          ADD_FAILURE() << at << "expected a hover containing `" << q.text << "`, got none";
+        } else {
+          EXPECT_NE(hover->text.find(q.text), std::string::npos) << at << "hover is `" << hover->text << "`";
+        }
+        break;
+      }
+      case QueryExpectation::Kind::kNoHover: {
+        auto hover = analysis::HoverAt(model, *offset);
+        EXPECT_FALSE(hover.has_value()) << at << "unexpected hover `" << (hover ? hover->text : "") << "`";
+        break;
+      }
+      case QueryExpectation::Kind::kDefinition: {
+        std::vector<analysis::TextRange> defs = analysis::DefinitionAt(model, *offset);
+        std::string want = std::to_string(q.target_line + 1) + ":" + std::to_string(q.target_column + 1);
+        std::string got;
+        for (const analysis::TextRange& r : defs) got += (got.empty() ? "" : ", ") + where(r.begin);
+        EXPECT_TRUE(defs.size() == 1 && got == want) << at << "expected the definition at " << want << ", got ["
+                                                    << got << "]";
+        break;
+      }
+      case QueryExpectation::Kind::kReferences: {
+        std::vector<analysis::TextRange> refs = analysis::ReferencesAt(model, *offset, /*include_definition=*/true);
+        std::string got;
+        for (const analysis::TextRange& r : refs) got += (got.empty() ? "" : ", ") + where(r.begin);
+        EXPECT_EQ(refs.size(), q.count) << at << "references at [" << got << "]";
+        break;
+      }
+    }
+  }
+}
+
 TEST_P(Fixture, FixesApplyAndHelp) {
   std::vector<analysis::Diagnostic> before = analysis::AnalyzeText(text_);
   std::map<std::string, int> before_counts = CountCodes(before);
@@ -386,7 +445,7 @@ TEST_P(Fixture, ParsesUnlessItExpectsSyntaxErrors) {
 INSTANTIATE_TEST_SUITE_P(All, Fixture, ::testing::ValuesIn(Fixtures()), TestName);
 
 TEST(Fixtures, ExistInEveryDirectory) {
-  for (const char* dir : {"seeds", "clean", "checks"}) {
+  for (const char* dir : {"seeds", "clean", "checks", "queries"}) {
     EXPECT_FALSE(ListFilesRecursive(std::string("tests/fixtures/") + dir, ".py").empty()) << dir;
   }
 }

@@ -89,6 +89,92 @@ bool IsExpectationLine(std::string_view line) {
   return i != std::string_view::npos && line[i] == '^';
 }
 
+namespace {
+
+constexpr std::string_view kQueryKeywords[] = {"hover:", "no-hover", "definition:", "references:"};
+
+// The query text after `^ `, or npos when the line is not a query marker.
+size_t QueryStart(std::string_view line) {
+  if (!IsExpectationLine(line)) return std::string_view::npos;
+  size_t caret = line.find('^');
+  if (caret + 1 >= line.size() || line[caret + 1] != ' ') return std::string_view::npos;
+  std::string_view rest = line.substr(caret + 2);
+  for (std::string_view k : kQueryKeywords) {
+    if (rest.substr(0, k.size()) == k) return caret + 2;
+  }
+  return std::string_view::npos;
+}
+
+bool ParseUint(std::string_view s, uint32_t* out) {
+  if (s.empty() || s.size() > 9) return false;
+  uint32_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint32_t>(c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+bool IsQueryLine(std::string_view line) { return QueryStart(line) != std::string_view::npos; }
+
+std::vector<QueryExpectation> ParseQueries(const std::string& text) {
+  std::vector<std::string_view> lines = SplitLines(text);
+  std::vector<QueryExpectation> result;
+  size_t code_line = std::string_view::npos;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    std::string_view line = lines[n];
+    if (!IsExpectationLine(line)) {
+      code_line = n;
+      continue;
+    }
+    size_t start = QueryStart(line);
+    if (start == std::string_view::npos) continue;  // a diagnostic expectation
+    if (code_line == std::string_view::npos) Malformed(n, "query before any code line");
+    QueryExpectation q;
+    q.line = static_cast<uint32_t>(code_line);
+    q.expectation_line = static_cast<uint32_t>(n);
+    q.column = CountCodePoints(line.substr(0, line.find('^')));
+    if (q.column >= CountCodePoints(lines[code_line])) {
+      Malformed(n, "the query caret is past the end of line " + std::to_string(code_line + 1));
+    }
+    std::string_view rest = line.substr(start);
+    size_t colon = rest.find(':');
+    std::string_view keyword = rest.substr(0, colon == std::string_view::npos ? rest.size() : colon + 1);
+    std::string_view arg = colon == std::string_view::npos ? std::string_view{} : TrimSpaces(rest.substr(colon + 1));
+    if (keyword == "no-hover") {
+      q.kind = QueryExpectation::Kind::kNoHover;
+    } else if (keyword == "hover:") {
+      q.kind = QueryExpectation::Kind::kHover;
+      if (arg.empty()) Malformed(n, "`hover:` needs the text the hover contains");
+      q.text = std::string(arg);
+    } else if (keyword == "definition:") {
+      q.kind = QueryExpectation::Kind::kDefinition;
+      size_t c = arg.find(':');
+      uint32_t l = 0, col = 0;
+      if (c == std::string_view::npos || !ParseUint(arg.substr(0, c), &l) || !ParseUint(arg.substr(c + 1), &col) ||
+          l == 0 || col == 0) {
+        Malformed(n, "`definition:` needs LINE:COLUMN (1-based)");
+      }
+      q.target_line = l - 1;
+      q.target_column = col - 1;
+    } else {
+      q.kind = QueryExpectation::Kind::kReferences;
+      if (!ParseUint(arg, &q.count)) Malformed(n, "`references:` needs a count");
+    }
+    result.push_back(std::move(q));
+  }
+  return result;
+}
+
 std::vector<Expectation> ParseExpectations(const std::string& text) {
   std::vector<std::string_view> lines = SplitLines(text);
   std::vector<Expectation> result;
@@ -99,6 +185,7 @@ std::vector<Expectation> ParseExpectations(const std::string& text) {
       code_line = n;
       continue;
     }
+    if (IsQueryLine(line)) continue;  // ParseQueries reads those
     if (code_line == std::string_view::npos) Malformed(n, "expectation line before any code line");
     Expectation e;
     e.line = static_cast<uint32_t>(code_line);

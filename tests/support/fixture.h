@@ -14,6 +14,17 @@
 // column may be just past the end of the code line). A file without expectation lines expects
 // no diagnostics at all.
 //
+// Query markers use the same shape with one caret and a query instead of `severity[code]`; the
+// caret marks a position (not a range) on the code line above:
+//
+//   lv = R.add(x, y)
+//   #^ hover: R.Tensor((1, 64), dtype="float32")     hover text contains this
+//   #^ definition: 12:9                               definition starts at line 12, column 9
+//   #^ references: 3                                  occurrences, the definition included
+//   #^ no-hover                                       nothing to say here
+//
+// Lines and columns of queries are 1-based, in characters, as an editor shows them.
+//
 // This library knows nothing of the analysis engine: tests convert diagnostics to
 // ActualDiagnostic (lines and columns in code points) and call Compare.
 #ifndef TVMLS_TESTS_SUPPORT_FIXTURE_H_
@@ -37,6 +48,25 @@ struct Expectation {
   std::string message_substring;  // empty: any message
   uint32_t expectation_line = 0;  // 0-based line of the comment itself
 };
+
+/// A query marker (hover, definition, references) at a position.
+struct QueryExpectation {
+  enum class Kind { kHover, kNoHover, kDefinition, kReferences };
+  Kind kind = Kind::kHover;
+  uint32_t line = 0;    // 0-based code line
+  uint32_t column = 0;  // 0-based, in characters
+  std::string text;     // hover: a substring of the hover text
+  uint32_t target_line = 0, target_column = 0;  // definition: 0-based
+  uint32_t count = 0;                           // references
+  uint32_t expectation_line = 0;                // 0-based line of the comment itself
+};
+
+/// True when `line` is a query marker (`#`, spaces, one `^`, a space, a query keyword).
+bool IsQueryLine(std::string_view line);
+
+/// All query markers of a fixture text, in file order. Throws std::runtime_error naming the
+/// 1-based line when one is malformed.
+std::vector<QueryExpectation> ParseQueries(const std::string& text);
 
 /// A diagnostic as the engine (or the CLI) produced it, in 0-based lines and code-point columns.
 struct ActualDiagnostic {
