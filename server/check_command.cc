@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "lsp_convert.h"
 #include "text/line_index.h"
 
 namespace tvmls::server {
@@ -61,13 +62,9 @@ std::string SourceAndCarets(const Document& doc, TextRange range) {
   return result;
 }
 
-nlohmann::ordered_json JsonPosition(const Document& doc, uint32_t offset) {
-  Position p = doc.PositionOf(offset, Encoding::kUtf16);
-  return {{"line", p.line}, {"character", p.column}};
-}
-
+// Ranges as LSP spells them, in UTF-16 code units (lsp_convert.h).
 nlohmann::ordered_json JsonRange(const Document& doc, TextRange range) {
-  return {{"start", JsonPosition(doc, range.begin)}, {"end", JsonPosition(doc, range.end)}};
+  return RangeJson<nlohmann::ordered_json>(doc, range, Encoding::kUtf16);
 }
 
 nlohmann::ordered_json JsonDiagnostic(const std::string& path, const Document& doc,

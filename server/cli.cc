@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "check_command.h"
+#include "serve_command.h"
 #include "syntax/document.h"
 #include "syntax/syntax_errors.h"
 
@@ -26,13 +27,18 @@ constexpr const char* kUsage =
     "                           (text: one diagnostic per block; json: one LSP-style array)\n"
     "  parse [--sexp] FILE...   parse TVMScript/Python files; report syntax errors\n"
     "                           (--sexp prints each syntax tree as an S-expression)\n"
+    "  serve [--stdio] [--listen HOST:PORT [--allow-remote]]\n"
+    "        [--log-level error|warn|info|debug]\n"
+    "                           run the language server (LSP) on stdio (the default) or TCP\n"
+    "                           (loopback only unless --allow-remote); logs go to stderr\n"
     "  help                     show this help\n"
     "\n"
     "options:\n"
     "  --version                print the version and exit\n"
     "  -h, --help               show this help\n"
     "\n"
-    "exit status: 0 no errors, 1 errors found, 2 usage or I/O problem\n";
+    "exit status: 0 no errors, 1 errors found, 2 usage or I/O problem\n"
+    "             (serve: 0 after an LSP shutdown, 1 when the session ended without one)\n";
 
 int Usage(std::ostream& err, const std::string& problem) {
   err << "tvmls: " << problem << "\n" << kUsage;
@@ -128,6 +134,12 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       std::string problem;
       if (!ParseCheckArgs(rest, &options, &problem)) return Usage(err, "check: " + problem);
       return RunCheck(options, out, err);
+    }
+    if (command == "serve") {
+      ServeOptions options;
+      std::string problem;
+      if (!ParseServeArgs(rest, &options, &problem)) return Usage(err, "serve: " + problem);
+      return RunServe(options, err);
     }
     if (!command.empty() && command[0] == '-') return Usage(err, "unknown option '" + command + "'");
     return Usage(err, "unknown command '" + command + "'");

@@ -1,0 +1,60 @@
+// Conversions between the analysis layer's values (byte offsets, Diagnostic, queries) and their
+// LSP JSON shapes. Shared by `tvmls check --format json` and the language server, so that both
+// spell a diagnostic the same way.
+#ifndef TVMLS_SERVER_LSP_CONVERT_H_
+#define TVMLS_SERVER_LSP_CONVERT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "check/diagnostic.h"
+#include "lsp.h"
+#include "syntax/document.h"
+#include "text/line_index.h"
+#include "text/text_range.h"
+
+namespace tvmls::server {
+
+analysis::Encoding ToAnalysisEncoding(protocol::PositionEncoding encoding);
+
+/// LSP Position {line, character} of a byte offset of `doc`.
+template <typename Json>
+Json PositionJson(const analysis::Document& doc, uint32_t offset, analysis::Encoding encoding) {
+  analysis::Position p = doc.PositionOf(offset, encoding);
+  Json result = Json::object();
+  result["line"] = p.line;
+  result["character"] = p.column;
+  return result;
+}
+
+/// LSP Range {start, end} of a byte range of `doc`.
+template <typename Json>
+Json RangeJson(const analysis::Document& doc, analysis::TextRange range,
+               analysis::Encoding encoding) {
+  Json result = Json::object();
+  result["start"] = PositionJson<Json>(doc, range.begin, encoding);
+  result["end"] = PositionJson<Json>(doc, range.end, encoding);
+  return result;
+}
+
+/// "error" / "warning" / "information" / "hint" -> Severity.
+std::optional<analysis::Severity> ParseSeverity(std::string_view name);
+
+/// An LSP Diagnostic: range, severity (a number), code, source "tvmls", message and
+/// relatedInformation (locations in `uri`). `severity` overrides the diagnostic's own (settings).
+/// No codeDescription (there is no per-code documentation URL) and no tags.
+nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d,
+                              const std::string& uri, analysis::Encoding encoding,
+                              analysis::Severity severity);
+
+/// An LSP TextEdit.
+nlohmann::json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
+                            analysis::Encoding encoding);
+
+}  // namespace tvmls::server
+
+#endif  // TVMLS_SERVER_LSP_CONVERT_H_

@@ -1,0 +1,737 @@
+// The language server: handlers on the loop thread, analysis and answers on one worker thread.
+#include "lsp_server.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "analysis.h"
+#include "lsp_convert.h"
+#include "model/model.h"
+#include "query/queries.h"
+#include "settings.h"
+
+namespace tvmls::server {
+
+using protocol::json;
+using protocol::ParamView;
+using protocol::Reply;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr double kMinDebounceMs = 50;
+constexpr double kMaxDebounceMs = 500;
+
+// One entry of didOpen/didChange: the whole text, or a range replaced.
+struct Change {
+  bool full = true;
+  analysis::Position start;
+  analysis::Position end;
+  std::string text;
+};
+
+struct Batch {
+  int64_t version = 0;
+  std::vector<Change> changes;
+};
+
+// What a query sees on the worker: the analysed current version of its document.
+struct QueryContext {
+  const analysis::Document& doc;
+  analysis::Analyzer& analyzer;
+  const std::string& uri;
+  analysis::Encoding encoding;
+  const Settings& settings;
+
+  std::optional<uint32_t> Offset(analysis::Position p) const {
+    return doc.Lines().ToOffset(doc.Text(), p, encoding);
+  }
+  json Range(analysis::TextRange r) const { return RangeJson<json>(doc, r, encoding); }
+  json Location(analysis::TextRange r) const { return {{"uri", uri}, {"range", Range(r)}}; }
+};
+
+using Answer = std::function<json(const QueryContext&)>;
+
+// A request waiting for the analysis of `version`.
+struct Waiter {
+  int64_t version = 0;
+  Reply reply;
+  Answer answer;
+  json empty;  // the answer for a document without TVMScript
+};
+
+struct DocState {
+  // Guarded by Impl::mu.
+  std::string uri;
+  int64_t version = 0;         // the latest version the client sent
+  std::vector<Batch> pending;  // accepted, not yet applied by the worker
+  bool dirty = true;           // needs (re)analysis: pending edits or new settings
+  bool closed = false;         // closed or dropped: never publish again
+  Clock::time_point due;       // when a dirty document is analysed
+  std::vector<Waiter> waiters;
+  double recent_ms = 0;  // moving average of its analysis times
+
+  // The worker's alone.
+  std::unique_ptr<analysis::Document> doc;
+  std::unique_ptr<analysis::Analyzer> analyzer;
+  analysis::AnalysisOptions analyzer_options;
+};
+
+// `value` at a path of object members, or null.
+const json& At(const json& value, std::initializer_list<const char*> path) {
+  static const json kNull;
+  const json* v = &value;
+  for (const char* key : path) {
+    if (!v->is_object()) return kNull;
+    auto it = v->find(key);
+    if (it == v->end()) return kNull;
+    v = &*it;
+  }
+  return *v;
+}
+
+bool Flag(const json& value, std::initializer_list<const char*> path) {
+  const json& v = At(value, path);
+  return v.is_boolean() && v.get<bool>();
+}
+
+analysis::Position GetPosition(const ParamView& p, const std::string& path) {
+  return {p.Get<uint32_t>(path + ".line"), p.Get<uint32_t>(path + ".character")};
+}
+
+int SymbolKind(analysis::OutlineItem::Kind kind) {
+  return kind == analysis::OutlineItem::Kind::kModule ? 2 /* Module */ : 12 /* Function */;
+}
+
+json DocumentSymbol(const QueryContext& ctx, const analysis::OutlineItem& item) {
+  json children = json::array();
+  for (const analysis::OutlineItem& child : item.children) {
+    children.push_back(DocumentSymbol(ctx, child));
+  }
+  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
+                 {"kind", SymbolKind(item.kind)},
+                 {"range", ctx.Range(item.range)},
+                 {"selectionRange", ctx.Range(item.selection)},
+                 {"children", std::move(children)}};
+  if (!item.detail.empty()) symbol["detail"] = item.detail;
+  return symbol;
+}
+
+void FlatSymbols(const QueryContext& ctx, const analysis::OutlineItem& item,
+                 const std::string& container, json* out) {
+  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
+                 {"kind", SymbolKind(item.kind)},
+                 {"location", ctx.Location(item.range)}};
+  if (!container.empty()) symbol["containerName"] = container;
+  out->push_back(std::move(symbol));
+  for (const analysis::OutlineItem& child : item.children) FlatSymbols(ctx, child, item.name, out);
+}
+
+// True when a code action of kind "quickfix" passes the `only` filter.
+bool QuickfixWanted(const std::optional<std::vector<std::string>>& only) {
+  if (!only) return true;
+  return std::any_of(only->begin(), only->end(), [](const std::string& kind) {
+    return kind == "quickfix" || kind.empty();
+  });
+}
+
+}  // namespace
+
+struct LanguageServer::Impl {
+  explicit Impl(protocol::Endpoint& ep) : endpoint(ep), log(ep.logger()) {}
+
+  protocol::Endpoint& endpoint;
+  protocol::Logger log;
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  std::map<std::string, std::shared_ptr<DocState>> docs;
+  Settings base_settings;  // defaults + initializationOptions
+  Settings settings;       // base_settings + the client's configuration
+  analysis::Encoding encoding = analysis::Encoding::kUtf16;
+  bool configuration_pull = false;
+  bool hierarchical_symbols = false;
+  std::thread worker;
+
+  void Register();
+  void Start() { worker = std::thread([this] { WorkerMain(); }); }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    if (worker.joinable()) worker.join();
+  }
+
+  // ---- Loop thread ----
+  void Initialize(const json& params, const Reply& reply);
+  void PullConfiguration();
+  void UpdateSettings(const json& section);
+  void DidOpen(const json& params);
+  void DidChange(const json& params);
+  void DidClose(const json& params);
+  void Query(const json& params, const Reply& reply, Answer answer, json empty);
+  double DebounceMs(const DocState& d) const;  // under mu
+
+  // ---- Worker ----
+  struct Work {
+    std::vector<Batch> batches;
+    bool analyse = false;
+    int64_t version = 0;
+    Settings settings;
+    analysis::Encoding encoding = analysis::Encoding::kUtf16;
+  };
+  struct Outcome {
+    bool dropped = false;
+    std::string error;
+    bool analysed = false;
+    double ms = 0;
+    json diagnostics;
+  };
+  void WorkerMain();
+  Outcome Process(DocState& d, Work& work);
+  void AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters);
+};
+
+// ------------------------------------------------------------------------------------------------
+// Loop thread.
+
+void LanguageServer::Impl::Register() {
+  endpoint.OnRequest("initialize",
+                     [this](const json& params, Reply reply) { Initialize(params, reply); });
+  endpoint.OnNotification("initialized", [this](const json&) {
+    bool pull;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      pull = configuration_pull;
+    }
+    if (pull) PullConfiguration();
+  });
+  endpoint.OnNotification("workspace/didChangeConfiguration", [this](const json& params) {
+    const json& value = At(params, {"settings"});
+    const json& section = At(value, {"tvmls"});
+    bool pull;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      pull = configuration_pull;
+    }
+    if (section.is_object()) {
+      UpdateSettings(section);
+    } else if (pull) {
+      PullConfiguration();
+    } else if (value.is_object()) {
+      UpdateSettings(value);
+    }
+  });
+  endpoint.OnNotification("textDocument/didOpen", [this](const json& params) { DidOpen(params); });
+  endpoint.OnNotification("textDocument/didChange",
+                          [this](const json& params) { DidChange(params); });
+  endpoint.OnNotification("textDocument/didClose",
+                          [this](const json& params) { DidClose(params); });
+  endpoint.OnNotification("textDocument/didSave", [](const json& params) {
+    ParamView(params).Get<std::string>("textDocument.uri");  // Nothing to do: edits carry text.
+  });
+
+  endpoint.OnRequest("textDocument/hover", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) -> json {
+      std::optional<uint32_t> offset = ctx.Offset(position);
+      const analysis::FileModel* model = ctx.analyzer.Model();
+      if (!offset || model == nullptr) return nullptr;
+      std::optional<analysis::Hover> hover = analysis::HoverAt(*model, *offset);
+      if (!hover) return nullptr;
+      return {{"contents", {{"kind", "markdown"}, {"value", "```python\n" + hover->text + "\n```"}}},
+              {"range", ctx.Range(hover->range)}};
+    }, nullptr);
+  });
+
+  endpoint.OnRequest("textDocument/definition", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) -> json {
+      json result = json::array();
+      std::optional<uint32_t> offset = ctx.Offset(position);
+      const analysis::FileModel* model = ctx.analyzer.Model();
+      if (!offset || model == nullptr) return result;
+      for (analysis::TextRange r : analysis::DefinitionAt(*model, *offset)) {
+        result.push_back(ctx.Location(r));
+      }
+      return result;
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/references", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    analysis::Position position = GetPosition(p, "position");
+    bool include = p.Find<bool>("context.includeDeclaration").value_or(false);
+    Query(params, reply, [position, include](const QueryContext& ctx) -> json {
+      json result = json::array();
+      std::optional<uint32_t> offset = ctx.Offset(position);
+      const analysis::FileModel* model = ctx.analyzer.Model();
+      if (!offset || model == nullptr) return result;
+      for (analysis::TextRange r : analysis::ReferencesAt(*model, *offset, include)) {
+        result.push_back(ctx.Location(r));
+      }
+      return result;
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/documentSymbol", [this](const json& params, Reply reply) {
+    bool hierarchical;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      hierarchical = hierarchical_symbols;
+    }
+    Query(params, reply, [hierarchical](const QueryContext& ctx) -> json {
+      json result = json::array();
+      const analysis::FileModel* model = ctx.analyzer.Model();
+      if (model == nullptr) return result;
+      for (const analysis::OutlineItem& item : analysis::Outline(*model)) {
+        if (hierarchical) {
+          result.push_back(DocumentSymbol(ctx, item));
+        } else {
+          FlatSymbols(ctx, item, "", &result);
+        }
+      }
+      return result;
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/codeAction", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    analysis::Position start = GetPosition(p, "range.start");
+    analysis::Position end = GetPosition(p, "range.end");
+    std::optional<std::vector<std::string>> only =
+        p.Find<std::vector<std::string>>("context.only");
+    if (!QuickfixWanted(only)) {
+      reply.Result(json::array());
+      return;
+    }
+    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
+      json result = json::array();
+      std::optional<uint32_t> b = ctx.Offset(start);
+      std::optional<uint32_t> e = ctx.Offset(end);
+      if (!b || !e) return result;
+      analysis::TextRange wanted{std::min(*b, *e), std::max(*b, *e)};
+      for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
+        std::optional<analysis::Severity> severity = ctx.settings.SeverityOf(*d);
+        if (!severity || d->fixes.empty() || !d->range.Touches(wanted)) continue;
+        json diagnostic = DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity);
+        for (const analysis::Fix& fix : d->fixes) {
+          json edits = json::array();
+          for (const analysis::TextEdit& edit : fix.edits) {
+            edits.push_back(TextEditJson(ctx.doc, edit, ctx.encoding));
+          }
+          result.push_back({{"title", fix.title},
+                            {"kind", "quickfix"},
+                            {"diagnostics", json::array({diagnostic})},
+                            {"isPreferred", fix.preferred},
+                            {"edit", {{"changes", {{ctx.uri, std::move(edits)}}}}}});
+        }
+      }
+      return result;
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/inlayHint", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    analysis::Position start = GetPosition(p, "range.start");
+    analysis::Position end = GetPosition(p, "range.end");
+    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
+      json result = json::array();
+      std::optional<uint32_t> b = ctx.Offset(start);
+      std::optional<uint32_t> e = ctx.Offset(end);
+      const analysis::FileModel* model = ctx.analyzer.Model();
+      if (!b || !e || model == nullptr) return result;
+      std::vector<const analysis::FunctionRef*> functions;
+      for (const analysis::ModuleModel& m : model->modules) {
+        for (const analysis::FunctionRef& f : m.functions) functions.push_back(&f);
+      }
+      for (const analysis::FunctionRef& f : model->standalone) functions.push_back(&f);
+      std::vector<std::pair<uint32_t, const std::string*>> hints;
+      for (const analysis::FunctionRef* f : functions) {
+        if (f->has_syntax_error) continue;
+        for (const analysis::InlayHint& hint : f->fn->inlays) {
+          uint32_t offset = f->base + hint.offset;
+          if (offset >= *b && offset <= *e) hints.emplace_back(offset, &hint.label);
+        }
+      }
+      std::sort(hints.begin(), hints.end());
+      for (const auto& [offset, label] : hints) {
+        json position = PositionJson<json>(ctx.doc, offset, ctx.encoding);
+        result.push_back({{"position", position},
+                          {"label", *label},
+                          {"kind", 1},  // Type
+                          {"paddingLeft", false},
+                          {"paddingRight", false},
+                          {"textEdits", json::array({{{"range", {{"start", position},
+                                                                  {"end", position}}},
+                                                      {"newText", *label}}})}});
+      }
+      return result;
+    }, json::array());
+  });
+}
+
+void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
+  ParamView p(params);
+  protocol::PositionEncoding negotiated = protocol::NegotiatePositionEncoding(params);
+  Settings initial;
+  std::vector<std::string> problems;
+  if (std::optional<ParamView> options = p.FindView("initializationOptions")) {
+    ApplySettings(SettingsSection(options->value()), true, &initial, &problems);
+  }
+  for (const std::string& problem : problems) log.Warn("initializationOptions: " + problem);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    encoding = ToAnalysisEncoding(negotiated);
+    base_settings = initial;
+    settings = initial;
+    configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
+    hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
+                                         "hierarchicalDocumentSymbolSupport"});
+  }
+  json capabilities = {
+      {"positionEncoding", std::string(protocol::ToString(negotiated))},
+      {"textDocumentSync",
+       {{"openClose", true}, {"change", 2 /* Incremental */}, {"save", {{"includeText", false}}}}},
+      {"hoverProvider", true},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"definitionProvider", true},
+      {"referencesProvider", true},
+      {"documentSymbolProvider", true},
+      {"inlayHintProvider", true},
+  };
+  reply.Result({{"capabilities", std::move(capabilities)},
+                {"serverInfo", {{"name", "tvmls"}, {"version", TVMLS_VERSION}}}});
+}
+
+void LanguageServer::Impl::PullConfiguration() {
+  endpoint.Call("workspace/configuration", {{"items", json::array({{{"section", "tvmls"}}})}},
+                [this](protocol::CallResponse response) {
+                  if (!response.ok()) {
+                    log.Debug("workspace/configuration failed: " + response.error->message);
+                    return;
+                  }
+                  if (response.result.is_array() && !response.result.empty() &&
+                      response.result[0].is_object()) {
+                    UpdateSettings(response.result[0]);
+                  }
+                });
+}
+
+void LanguageServer::Impl::UpdateSettings(const json& section) {
+  std::vector<std::string> problems;
+  std::lock_guard<std::mutex> lock(mu);
+  Settings updated = base_settings;
+  ApplySettings(section, false, &updated, &problems);
+  for (const std::string& problem : problems) log.Warn("configuration: " + problem);
+  settings = std::move(updated);
+  // Every open document is re-analysed (a no-op for the analyzer when the options are the same)
+  // and its diagnostics republished with the new severities.
+  Clock::time_point now = Clock::now();
+  for (auto& entry : docs) {
+    entry.second->dirty = true;
+    entry.second->due = now;
+  }
+  cv.notify_all();
+}
+
+double LanguageServer::Impl::DebounceMs(const DocState& d) const {
+  if (settings.debounce_ms) return *settings.debounce_ms;
+  return std::clamp(d.recent_ms * 1.2, kMinDebounceMs, kMaxDebounceMs);
+}
+
+void LanguageServer::Impl::DidOpen(const json& params) {
+  ParamView p(params);
+  std::string uri = p.Get<std::string>("textDocument.uri");
+  std::string language = p.Get<std::string>("textDocument.languageId");
+  int64_t version = p.Get<int64_t>("textDocument.version");
+  std::string text = p.Get<std::string>("textDocument.text");
+  if (language != "tvmscript" && language != "python") {
+    log.Info("not tracking " + uri + ": language `" + language + "`");
+    return;
+  }
+  auto d = std::make_shared<DocState>();
+  d->uri = uri;
+  d->version = version;
+  d->pending.push_back({version, {Change{true, {}, {}, std::move(text)}}});
+  d->due = Clock::now();
+  std::vector<Waiter> orphans;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = docs.find(uri);
+    if (it != docs.end()) {
+      log.Warn("didOpen of " + uri + ", which is already open: replacing it");
+      it->second->closed = true;
+      orphans = std::move(it->second->waiters);
+    }
+    docs[uri] = d;
+  }
+  cv.notify_all();
+  for (Waiter& w : orphans) w.reply.ContentModified();
+}
+
+void LanguageServer::Impl::DidChange(const json& params) {
+  ParamView p(params);
+  std::string uri = p.Get<std::string>("textDocument.uri");
+  Batch batch;
+  batch.version = p.Get<int64_t>("textDocument.version");
+  for (const ParamView& c : p.Array("contentChanges").Elements()) {
+    Change change;
+    change.text = c.Get<std::string>("text");
+    if (c.Has("range")) {
+      change.full = false;
+      change.start = GetPosition(c, "range.start");
+      change.end = GetPosition(c, "range.end");
+    }
+    batch.changes.push_back(std::move(change));
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = docs.find(uri);
+  if (it == docs.end()) {
+    log.Warn("didChange of " + uri + ", which is not open (or was dropped): ignored");
+    return;
+  }
+  DocState& d = *it->second;
+  if (batch.version <= d.version) {
+    log.Warn("didChange of " + uri + " to version " + std::to_string(batch.version) +
+             ", not newer than version " + std::to_string(d.version) + ": ignored");
+    return;
+  }
+  d.version = batch.version;
+  d.pending.push_back(std::move(batch));
+  d.dirty = true;
+  d.due = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(DebounceMs(d) * 1000));
+  cv.notify_all();
+}
+
+void LanguageServer::Impl::DidClose(const json& params) {
+  std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
+  std::vector<Waiter> orphans;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = docs.find(uri);
+    if (it == docs.end()) return;
+    it->second->closed = true;
+    orphans = std::move(it->second->waiters);
+    docs.erase(it);
+    // Under the lock: the worker publishes under it too, so this empty list comes last.
+    endpoint.Notify("textDocument/publishDiagnostics",
+                    {{"uri", uri}, {"diagnostics", json::array()}});
+  }
+  for (Waiter& w : orphans) w.reply.ContentModified();
+}
+
+void LanguageServer::Impl::Query(const json& params, const Reply& reply, Answer answer,
+                                 json empty) {
+  std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = docs.find(uri);
+    if (it != docs.end()) {
+      it->second->waiters.push_back({it->second->version, reply, std::move(answer), empty});
+      cv.notify_all();
+      return;
+    }
+  }
+  reply.Result(std::move(empty));  // Not open: nothing known.
+}
+
+// ------------------------------------------------------------------------------------------------
+// Worker.
+
+void LanguageServer::Impl::WorkerMain() {
+  std::unique_lock<std::mutex> lock(mu);
+  while (!stop) {
+    // The document with waiting requests, else the dirty one due first.
+    std::shared_ptr<DocState> next;
+    Clock::time_point earliest = Clock::time_point::max();
+    for (auto& entry : docs) {
+      DocState& d = *entry.second;
+      Clock::time_point when;
+      if (!d.waiters.empty()) {
+        when = Clock::time_point::min();
+      } else if (d.dirty) {
+        when = d.due;
+      } else {
+        continue;
+      }
+      if (!next || when < earliest) {
+        earliest = when;
+        next = entry.second;
+      }
+    }
+    if (!next) {
+      cv.wait(lock);
+      continue;
+    }
+    if (earliest > Clock::now()) {
+      cv.wait_until(lock, earliest);
+      continue;
+    }
+
+    Work work;
+    work.batches = std::move(next->pending);
+    next->pending.clear();
+    work.analyse = next->dirty;
+    next->dirty = false;
+    work.version = next->version;
+    work.settings = settings;
+    work.encoding = encoding;
+    lock.unlock();
+    Outcome outcome = Process(*next, work);
+    lock.lock();
+
+    if (outcome.dropped) {
+      log.Warn("dropping " + next->uri + ": " + outcome.error);
+      auto it = docs.find(next->uri);
+      if (it != docs.end() && it->second == next) {
+        docs.erase(it);
+        endpoint.Notify("textDocument/publishDiagnostics",
+                        {{"uri", next->uri}, {"diagnostics", json::array()}});
+      }
+      next->closed = true;
+      std::vector<Waiter> orphans = std::move(next->waiters);
+      lock.unlock();
+      for (Waiter& w : orphans) w.reply.ContentModified();
+      lock.lock();
+      continue;
+    }
+    if (outcome.analysed) {
+      next->recent_ms = next->recent_ms == 0 ? outcome.ms : 0.5 * next->recent_ms + 0.5 * outcome.ms;
+    }
+    // Requests made before a newer edit are stale whatever happens next.
+    std::vector<Waiter> answer;
+    std::vector<Waiter> stale;
+    for (Waiter& w : next->waiters) {
+      (w.version < next->version ? stale : answer).push_back(std::move(w));
+    }
+    next->waiters.clear();
+    bool current = !next->closed && !next->dirty && next->version == work.version;
+    if (current && outcome.analysed) {
+      endpoint.Notify("textDocument/publishDiagnostics", {{"uri", next->uri},
+                                                          {"version", work.version},
+                                                          {"diagnostics", outcome.diagnostics}});
+    } else if (!current && !next->closed) {
+      // Newer edits arrived meanwhile: the requests wait for the next round (and are answered
+      // ContentModified then, their version being older).
+      for (Waiter& w : answer) next->waiters.push_back(std::move(w));
+      answer.clear();
+    }
+    lock.unlock();
+    for (Waiter& w : stale) w.reply.ContentModified();
+    if (current) {
+      AnswerWaiters(*next, work, std::move(answer));
+    } else {
+      for (Waiter& w : answer) w.reply.ContentModified();  // closed meanwhile
+    }
+    next.reset();  // The last reference may be this one: destroy it unlocked.
+    lock.lock();
+  }
+}
+
+LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& work) {
+  Outcome outcome;
+  if (!d.analyzer || !SameOptions(d.analyzer_options, work.settings.options)) {
+    d.analyzer = std::make_unique<analysis::Analyzer>(work.settings.options);
+    d.analyzer_options = work.settings.options;
+    work.analyse = true;
+  }
+  for (Batch& batch : work.batches) {
+    std::vector<analysis::PositionEdit> run;
+    auto flush = [&]() {
+      if (run.empty()) return true;
+      analysis::EditResult result = d.doc->ApplyEdits(run, work.encoding);
+      run.clear();
+      if (result.ok) return true;
+      outcome.dropped = true;
+      outcome.error = "the change to version " + std::to_string(batch.version) +
+                      " does not fit the document: " + result.error;
+      return false;
+    };
+    for (Change& change : batch.changes) {
+      if (change.full) {
+        if (!flush()) return outcome;
+        if (d.doc) {
+          d.doc->ReplaceAll(std::move(change.text));
+        } else {
+          d.doc = std::make_unique<analysis::Document>(std::move(change.text));
+        }
+      } else if (!d.doc) {
+        outcome.dropped = true;
+        outcome.error = "a range change before any text";
+        return outcome;
+      } else {
+        run.push_back({change.start, change.end, std::move(change.text)});
+      }
+    }
+    if (!flush()) return outcome;
+  }
+  if (!d.doc) {
+    outcome.dropped = true;
+    outcome.error = "no text";
+    return outcome;
+  }
+  if (!work.analyse) return outcome;
+  Clock::time_point start = Clock::now();
+  d.analyzer->Run(*d.doc);
+  outcome.analysed = true;
+  outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  outcome.diagnostics = json::array();
+  if (d.analyzer->HasTvmScript()) {
+    for (const analysis::Diagnostic* diagnostic : d.analyzer->Diagnostics()) {
+      std::optional<analysis::Severity> severity = work.settings.SeverityOf(*diagnostic);
+      if (!severity) continue;
+      outcome.diagnostics.push_back(
+          DiagnosticJson(*d.doc, *diagnostic, d.uri, work.encoding, *severity));
+    }
+  }
+  if (log.Enabled(protocol::LogLevel::kDebug)) {
+    log.Debug("analysed " + d.uri + " version " + std::to_string(work.version) + " in " +
+              std::to_string(outcome.ms) + " ms: " +
+              std::to_string(outcome.diagnostics.size()) + " diagnostics");
+  }
+  return outcome;
+}
+
+void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {
+  if (waiters.empty()) return;
+  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings};
+  for (Waiter& w : waiters) {
+    if (w.reply.IsCancelled()) continue;
+    try {
+      w.reply.Result(d.analyzer->HasTvmScript() ? w.answer(ctx) : w.empty);
+    } catch (...) {
+      w.reply.Fail(std::current_exception());
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+
+LanguageServer::LanguageServer(protocol::Endpoint& endpoint)
+    : impl_(std::make_unique<Impl>(endpoint)) {
+  impl_->Register();
+  impl_->Start();
+}
+
+LanguageServer::~LanguageServer() { impl_->Stop(); }
+
+protocol::SessionFactory MakeSessionFactory() {
+  return [](protocol::Endpoint& endpoint) -> std::shared_ptr<void> {
+    return std::make_shared<LanguageServer>(endpoint);
+  };
+}
+
+}  // namespace tvmls::server

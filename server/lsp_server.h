@@ -1,0 +1,54 @@
+// The TVMScript language server: one LanguageServer per LSP session, registered on the session's
+// protocol::Endpoint by the SessionFactory (MakeSessionFactory).
+//
+// THREADS. Handlers run on the Endpoint's message-loop thread and never parse or analyse: they
+// validate params, record edits and queue work. One worker thread per server owns every
+// Document and Analyzer (so each Analyzer is used by one thread at a time), applies the queued
+// edits, analyses, publishes diagnostics and answers queries. The destructor (on the loop thread,
+// after the session ended) stops and joins the worker.
+//
+// DOCUMENTS. didOpen (language `tvmscript` or `python`; other languages are not tracked),
+// didChange (incremental ranges in the negotiated position encoding, or full text), didClose
+// (publishes an empty list), didSave (nothing to do). A didChange whose version is not newer than
+// the last one is ignored (logged). A change the Document refuses (a range outside the text or
+// inside a character) drops the document (logged, its diagnostics cleared) until it is reopened.
+//
+// SCHEDULING. An edited document is analysed after a debounce: fixed (`debounceMs` in
+// initializationOptions) or adaptive, 50 ms to 500 ms scaled by the document's recent analysis
+// times. Edits arriving meanwhile are batched into the same analysis. publishDiagnostics carries
+// the analysed version and is sent only while that version is still the current one. A request
+// (hover, ...) makes the worker analyse the current version at once and answers from there; a
+// request overtaken by a newer edit gets ContentModified (-32801).
+//
+// Files without TVMScript (Analyzer::HasTvmScript false) get an empty diagnostics list and
+// empty answers.
+#ifndef TVMLS_SERVER_LSP_SERVER_H_
+#define TVMLS_SERVER_LSP_SERVER_H_
+
+#include <memory>
+
+#include "endpoint.h"
+
+namespace tvmls::server {
+
+class LanguageServer {
+ public:
+  /// Registers the handlers on `endpoint` and starts the worker. Call in the SessionFactory.
+  explicit LanguageServer(protocol::Endpoint& endpoint);
+  /// Stops and joins the worker. Queued work is dropped (the session has ended).
+  ~LanguageServer();
+  LanguageServer(const LanguageServer&) = delete;
+  LanguageServer& operator=(const LanguageServer&) = delete;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A factory making one LanguageServer per session (for RunStdio, TcpServer, LoopbackClient).
+protocol::SessionFactory MakeSessionFactory();
+
+}  // namespace tvmls::server
+
+#endif  // TVMLS_SERVER_LSP_SERVER_H_

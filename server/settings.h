@@ -1,0 +1,49 @@
+// The language server's settings: the `tvmls` section of the client's configuration, given as
+// initializationOptions, workspace/didChangeConfiguration or workspace/configuration.
+//
+//   {
+//     "severity": {"storage-may-overflow": "off", "unknown-op": "error"},  // per code
+//     "assumedUpperBound": 4096,                    // AnalysisOptions.assumed_upper_bound
+//     "era": "auto" | "classic" | "current",        // AnalysisOptions.era
+//     "debounceMs": 0                               // initializationOptions only
+//   }
+#ifndef TVMLS_SERVER_SETTINGS_H_
+#define TVMLS_SERVER_SETTINGS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "check/diagnostic.h"
+
+namespace tvmls::server {
+
+struct Settings {
+  /// Per diagnostic code: the severity to report it with, or nullopt for "off" (not reported).
+  std::map<std::string, std::optional<analysis::Severity>> severity;
+  analysis::AnalysisOptions options;
+  /// Fixed debounce before analysing an edited document; nullopt: adaptive.
+  std::optional<int> debounce_ms;
+
+  /// The severity `d` is reported with, or nullopt when its code is turned off.
+  std::optional<analysis::Severity> SeverityOf(const analysis::Diagnostic& d) const;
+};
+
+/// The `tvmls` section inside `value` when it has one (`{"tvmls": {...}}`), else `value` itself.
+const nlohmann::json& SettingsSection(const nlohmann::json& value);
+
+/// Applies the fields present in `section` (an object; anything else changes nothing) to
+/// `settings`. A field of the wrong type or with an unknown value is skipped and described in
+/// `problems`. `debounceMs` is read only when `allow_debounce`.
+void ApplySettings(const nlohmann::json& section, bool allow_debounce, Settings* settings,
+                   std::vector<std::string>* problems);
+
+bool SameOptions(const analysis::AnalysisOptions& a, const analysis::AnalysisOptions& b);
+
+}  // namespace tvmls::server
+
+#endif  // TVMLS_SERVER_SETTINGS_H_
