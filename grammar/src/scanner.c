@@ -108,6 +108,25 @@ static void open_bracket(Scanner *s, enum TokenType closer) {
   if (s->depth < UINT16_MAX) s->depth++;
 }
 
+// Records a closing bracket. It closes the innermost open bracket of its kind and every bracket
+// opened after that one: in `f(a, [b)` the `)` closes the `[` too, as the parser does when it
+// recovers with a missing `]`. A closer that matches no open bracket changes nothing (the parser
+// skips it).
+static void close_bracket(Scanner *s, enum TokenType closer) {
+  if (s->depth == 0) return;
+  if (s->depth > kMaxOpenTypes) {
+    // The kinds of the deepest levels are forgotten.
+    s->depth--;
+    return;
+  }
+  for (uint32_t level = s->depth; level > 0; level--) {
+    if (s->open_types[level - 1] == (uint8_t)closer) {
+      s->depth = (uint16_t)(level - 1);
+      return;
+    }
+  }
+}
+
 static inline int32_t end_char(uint8_t delimiter) {
   return (delimiter & kDoubleQuote) ? '"' : '\'';
 }
@@ -540,8 +559,8 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
       lexer->mark_end(lexer);
       if (bracket == OPEN_PAREN || bracket == OPEN_BRACKET || bracket == OPEN_BRACE) {
         open_bracket(s, (enum TokenType)(bracket + 1));
-      } else if (s->depth > 0) {
-        s->depth--;
+      } else {
+        close_bracket(s, bracket);
       }
       lexer->result_symbol = bracket;
       return true;
