@@ -28,7 +28,7 @@ std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
 void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
   fn->cross_refs.clear();
   if (fn->kind == FunctionModel::Kind::kPrim) {
-    LowerPrimBody(def, text, *ctx.aliases, fn);
+    LowerPrimBody(def, text, *ctx.aliases, fn, &ctx);
   } else {
     LowerRelaxBody(def, text, ctx, fn);
   }

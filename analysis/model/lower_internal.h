@@ -44,7 +44,8 @@ void ForEachNode(TSNode root, Visit&& visit) {
 
 void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
                         FunctionModel* fn);
-void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
+void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn,
+                   const ModuleContext* ctx = nullptr);
 void LowerRelaxSignature(TSNode def, std::string_view text, const Aliases& aliases,
                          FunctionModel* fn);
 void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,

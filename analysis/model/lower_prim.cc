@@ -540,6 +540,146 @@ class PrimLowering {
   int region_depth_ = 0;
 };
 
+// `undefined-name` in a PrimFunc, flow-insensitively: a name used anywhere in the function that is
+// bound nowhere in it (parameters, assignment / loop / `with ... as` targets, nested definitions)
+// and is not a name of the surrounding Python, an alias or a builtin. Catches typos without
+// judging the order of definitions (TVM's parser does, but ordering mistakes are rare and
+// closures make them hard to judge).
+class TirNames {
+ public:
+  TirNames(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn)
+      : def_(def), text_(text), ctx_(ctx), fn_(fn), base_(ts_node_start_byte(def)) {}
+
+  void Check() {
+    if (ctx_.star_import) return;
+    TSNode func = Is(def_, "decorated_definition") ? Field(def_, "definition") : def_;
+    Bind(Field(func, "parameters"));
+    ForEachNode(Field(func, "body"), [&](TSNode n) {
+      if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
+          Is(n, "for_in_clause")) {
+        Targets(Field(n, "left"));
+      } else if (Is(n, "with_item")) {
+        TSNode alias = Field(n, "alias");
+        if (!ts_node_is_null(alias)) Targets(alias);
+      } else if (Is(n, "as_pattern_target") || Is(n, "named_expression")) {
+        Targets(Is(n, "named_expression") ? Field(n, "name") : n);
+      } else if (Is(n, "function_definition") || Is(n, "class_definition")) {
+        Targets(Field(n, "name"));
+        Bind(Field(n, "parameters"));
+      } else if (Is(n, "lambda")) {
+        Bind(Field(n, "parameters"));
+      } else if (Is(n, "global_statement") || Is(n, "nonlocal_statement") || Is(n, "import_statement") ||
+                 Is(n, "import_from_statement")) {
+        give_up_ = true;  // Python-level scoping: not ours to judge
+      }
+      return true;
+    });
+    if (give_up_) return;
+    std::set<std::string> reported;
+    ForEachNode(Field(func, "body"), [&](TSNode n) {
+      if (Is(n, "attribute")) {
+        Use(Field(n, "object"), &reported);
+        return false;  // `x.y`: only `x` is a name
+      }
+      if (Is(n, "keyword_argument")) {
+        ForEachNode(Field(n, "value"), [&](TSNode k) { return Visit(k, &reported); });
+        return false;
+      }
+      return Visit(n, &reported);
+    });
+  }
+
+ private:
+  bool Visit(TSNode n, std::set<std::string>* reported) {
+    if (Is(n, "attribute")) {
+      Use(Field(n, "object"), reported);
+      return false;
+    }
+    if (Is(n, "keyword_argument")) {
+      ForEachNode(Field(n, "value"), [&](TSNode k) { return Visit(k, reported); });
+      return false;
+    }
+    if (Is(n, "identifier")) {
+      Use(n, reported);
+      return false;
+    }
+    return !Is(n, "string");
+  }
+
+  void Use(TSNode n, std::set<std::string>* reported) {
+    if (Is(n, "attribute")) {
+      Use(Field(n, "object"), reported);
+      return;
+    }
+    if (!Is(n, "identifier")) {
+      ForEachNode(n, [&](TSNode k) { return Visit(k, reported); });
+      return;
+    }
+    std::string name(TextOf(n, text_));
+    if (bound_.count(name) || reported->count(name) || Known(name)) return;
+    reported->insert(name);
+    Diagnostic d;
+    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    d.range = {b - base_, e - base_};
+    d.code = "undefined-name";
+    d.message = "undefined name `" + name + "` in PrimFunc `" + fn_->name + "`";
+    fn_->diagnostics.push_back(std::move(d));
+  }
+
+  bool Known(const std::string& name) const {
+    bool python = ctx_.python_names != nullptr && ctx_.python_names->count(name) > 0;
+    fn_->outer_lookups[name] = python;
+    if (python) return true;
+    static const char* const kBuiltins[] = {
+        "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print", "min",
+        "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type", "object",
+        "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all", "round", "pow",
+        "divmod", "slice", "id", "hash", "iter", "next", "repr", "format", "chr", "ord", "bytes",
+        "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError",
+        "KeyError", "IndexError", "AssertionError", "None", "True", "False", "__name__", "__file__",
+        "metadata", "tvm", "np", "numpy", "pytest", "self"};
+    for (const char* b : kBuiltins) {
+      if (name == b) return true;
+    }
+    const Aliases& a = *ctx_.aliases;
+    return a.tir.count(name) || a.relax.count(name) || a.ir.count(name) || a.tvm.count(name) ||
+           name == ctx_.module_name || ctx_.extern_globals.count(name) > 0;
+  }
+
+  void Targets(TSNode n) {
+    if (ts_node_is_null(n)) return;
+    if (Is(n, "identifier")) {
+      bound_.insert(std::string(TextOf(n, text_)));
+      return;
+    }
+    if (Is(n, "attribute") || Is(n, "subscript")) return;
+    for (TSNode c : NamedChildren(n)) Targets(c);
+  }
+
+  void Bind(TSNode params) {
+    if (ts_node_is_null(params)) return;
+    for (TSNode p : NamedChildren(params)) {
+      if (Is(p, "identifier")) {
+        Targets(p);
+        continue;
+      }
+      TSNode name = Field(p, "name");
+      if (!ts_node_is_null(name)) Targets(name);
+      for (TSNode c : NamedChildren(p)) {
+        if (Is(c, "identifier") && ts_node_is_null(name)) Targets(c);  // *args, **kw
+      }
+    }
+  }
+
+  TSNode def_;
+  std::string_view text_;
+  const ModuleContext& ctx_;
+  FunctionModel* fn_;
+  uint32_t base_;
+  std::set<std::string> bound_;
+  bool give_up_ = false;
+};
+
 }  // namespace
 
 void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
@@ -547,7 +687,8 @@ void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliase
   PrimLowering(def, text, aliases, fn).Signature();
 }
 
-void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn) {
+void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn,
+                   const ModuleContext* ctx) {
   fn->symbols.clear();
   fn->diagnostics.clear();
   // The signature pass reports the parameters' axis separators, so it runs again with the body
@@ -556,6 +697,8 @@ void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, Fu
   PrimLowering lowering(def, text, aliases, fn);
   lowering.Signature();
   lowering.Body();
+  fn->outer_lookups.clear();
+  if (ctx != nullptr) TirNames(def, text, *ctx, fn).Check();
 }
 
 }  // namespace tvmls::analysis
