@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis.h"
+#include "cli.h"
 #include "lsp_convert.h"
 #include "model/model.h"
 #include "query/queries.h"
@@ -462,6 +463,12 @@ void LanguageServer::Impl::DidOpen(const json& params) {
     log.Info("not tracking " + uri + ": language `" + language + "`");
     return;
   }
+  if (text.size() > kMaxFileBytes) {
+    log.Warn("not tracking " + uri + ": " + std::to_string(text.size() / (1024 * 1024)) +
+             " MiB; tvmls reads files up to " + std::to_string(kMaxFileBytes / (1024 * 1024)) +
+             " MiB");
+    return;
+  }
   auto d = std::make_shared<DocState>();
   d->uri = uri;
   d->version = version;
@@ -590,7 +597,14 @@ void LanguageServer::Impl::WorkerMain() {
     work.settings = settings;
     work.encoding = encoding;
     lock.unlock();
-    Outcome outcome = Process(*next, work);
+    Outcome outcome;
+    try {
+      outcome = Process(*next, work);
+    } catch (const std::exception& e) {
+      // The document's state may be half-updated: drop it rather than serve garbage.
+      outcome.dropped = true;
+      outcome.error = std::string("internal error: ") + e.what();
+    }
     lock.lock();
 
     if (outcome.dropped) {
