@@ -534,6 +534,44 @@ TEST(LspServer, AdaptiveDebounceStillPublishes) {
   EXPECT_TRUE((*d)["diagnostics"].empty());
 }
 
+TEST(LspServer, RequestsInterleavedWithEditsGetAResultOrContentModified) {
+  // Whether the worker sees a hover before or after the edit that follows it is a race; either
+  // answer is right, and every request gets exactly one. The last diagnostics are for the last
+  // version.
+  LspSession s;
+  s.Open(kUri, kText, 1);
+  std::vector<json> ids;
+  for (int v = 2; v <= 41; ++v) {
+    ids.push_back(s.client().SendRequest("textDocument/hover", LspSession::At(kUri, 8, 8)));
+    s.Change(kUri, v, json::array({{{"range", Range(10, 16, 10, 16)}, {"text", " "}}}));
+  }
+  int modified = 0;
+  for (const json& id : ids) {
+    std::optional<json> r = s.client().WaitForResponse(id);
+    ASSERT_TRUE(r);
+    if (r->contains("error")) {
+      EXPECT_EQ((*r)["error"]["code"], -32801) << r->dump();
+      ++modified;
+    } else {
+      EXPECT_TRUE((*r)["result"].is_object()) << r->dump();
+    }
+  }
+  std::optional<json> last = s.client().WaitFor(
+      [](const json& m) {
+        return m.value("method", "") == "textDocument/publishDiagnostics" &&
+               m["params"]["version"] == 41;
+      },
+      std::chrono::milliseconds(10000));
+  EXPECT_TRUE(last);
+  int64_t previous = 0;
+  for (const json& m : s.client().TakeAll()) {
+    if (m.value("method", "") != "textDocument/publishDiagnostics") continue;
+    EXPECT_GT(m["params"]["version"].get<int64_t>(), previous);
+    previous = m["params"]["version"].get<int64_t>();
+  }
+  RecordProperty("content_modified", modified);  // how often the race went that way
+}
+
 TEST(LspServer, RequestsAboutUnknownDocumentsGetEmptyAnswers) {
   LspSession s;
   std::optional<json> r =
