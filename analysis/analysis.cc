@@ -346,7 +346,7 @@ class NodeStore {
     auto [b, e] = by_text_.equal_range(h);
     for (auto it = b; it != e; ++it) {
       auto old = entries_.find(it->second);
-      if (old == entries_.end() || old->second->text != text || !claimable(*old->second)) continue;
+      if (old == entries_.end() || !claimable(*old->second) || old->second->text != text) continue;
       std::unique_ptr<Entry> moved = std::move(old->second);
       entries_.erase(old);
       it->second = id;
@@ -547,6 +547,7 @@ struct Analyzer::Impl {
     for (const FoundFunction& f : top->found.standalone) orphans.push_back(f.def.id);
   }
   std::vector<const void*> orphans;
+  uint64_t reclaimable_generation = 0;  // the last run that marked a function reclaimable
 
   // A statement found again under a new node: its functions' results move to the new nodes.
   void RekeyFunctions(const Discovery& before, const Discovery& after) {
@@ -585,7 +586,7 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
     }
     bool clean = !ts_node_has_error(f.def);
     uint32_t column = ts_node_start_point(f.def).column;
-    if (c == nullptr && clean) {
+    if (c == nullptr && clean && reclaimable_generation == generation) {
       c = cache.Rekey(f.def.id, TextOf(f.def, text), [&](const Cached& old) {
         return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
                old.fn->kind == kind;
@@ -897,7 +898,10 @@ void Analyzer::Run(const Document& doc) {
         Impl::Top* top = order[marked].top;
         top->candidate = gen;
         auto mark = [&](const FoundFunction& f) {
-          if (Impl::Cached* c = impl.cache.Find(f.def.id)) c->reclaimable = gen;
+          if (Impl::Cached* c = impl.cache.Find(f.def.id)) {
+            c->reclaimable = gen;
+            impl.reclaimable_generation = gen;
+          }
         };
         for (const FoundModule& m : top->found.modules) {
           for (const FoundFunction& f : m.functions) mark(f);
@@ -931,7 +935,7 @@ void Analyzer::Run(const Document& doc) {
       }
       bool clean = !ts_node_has_error(child);
       uint32_t column = ts_node_start_point(child).column;
-      if (top == nullptr && clean) {
+      if (top == nullptr && clean && marked > first) {
         // The same text as a statement of the last run: its results hold, at a new offset.
         top = impl.tops.Rekey(child.id, child_text, [&](const Impl::Top& old) {
           return old.candidate == gen && old.generation != gen && old.clean && old.column == column;

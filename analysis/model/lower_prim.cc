@@ -616,7 +616,11 @@ class TirNames {
       return;
     }
     std::string name(TextOf(n, text_));
-    if (bound_.count(name) || reported->count(name) || Known(name)) return;
+    if (bound_.count(name) || reported->count(name)) return;
+    if (Known(name)) {
+      bound_.insert(name);  // resolved once per function
+      return;
+    }
     reported->insert(name);
     Diagnostic d;
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
@@ -627,6 +631,8 @@ class TirNames {
   }
 
   bool Known(const std::string& name) const {
+    const Aliases& a = *ctx_.aliases;
+    if (a.tir.count(name) || a.relax.count(name) || a.ir.count(name) || a.tvm.count(name)) return true;
     bool python = ctx_.python_names != nullptr && ctx_.python_names->count(name) > 0;
     fn_->outer_lookups[name] = python;
     if (python) return true;
@@ -641,9 +647,7 @@ class TirNames {
     for (const char* b : kBuiltins) {
       if (name == b) return true;
     }
-    const Aliases& a = *ctx_.aliases;
-    return a.tir.count(name) || a.relax.count(name) || a.ir.count(name) || a.tvm.count(name) ||
-           name == ctx_.module_name || ctx_.extern_globals.count(name) > 0;
+    return name == ctx_.module_name || ctx_.extern_globals.count(name) > 0;
   }
 
   void Targets(TSNode n) {
