@@ -307,16 +307,17 @@ Diagnostic SyntaxDiagnostic(const SyntaxError& e, uint32_t shift_back = 0) {
   return d;
 }
 
+void MoveRange(TextRange* r, int64_t delta) {
+  r->begin = static_cast<uint32_t>(r->begin + delta);
+  r->end = static_cast<uint32_t>(r->end + delta);
+}
+
 // Moves every range of a diagnostic by `delta` bytes.
 void Shift(Diagnostic* d, int64_t delta) {
-  auto move = [delta](TextRange* r) {
-    r->begin = static_cast<uint32_t>(r->begin + delta);
-    r->end = static_cast<uint32_t>(r->end + delta);
-  };
-  move(&d->range);
-  for (RelatedLocation& l : d->related) move(&l.range);
+  MoveRange(&d->range, delta);
+  for (RelatedLocation& l : d->related) MoveRange(&l.range, delta);
   for (Fix& f : d->fixes) {
-    for (TextEdit& e : f.edits) move(&e.range);
+    for (TextEdit& e : f.edits) MoveRange(&e.range, delta);
   }
 }
 
@@ -417,7 +418,6 @@ class NodeStore {
     entries_.clear();
     by_text_.clear();
   }
-  size_t size() const { return entries_.size(); }
 
  private:
   std::unordered_map<const void*, std::unique_ptr<Entry>> entries_;
@@ -740,11 +740,6 @@ const std::vector<const Diagnostic*>& Analyzer::Diagnostics() const { return imp
 
 
 namespace {
-
-void MoveRange(TextRange* r, int64_t delta) {
-  r->begin = static_cast<uint32_t>(r->begin + delta);
-  r->end = static_cast<uint32_t>(r->end + delta);
-}
 
 // The top-level statement at `offset` (the first one that ends after it), or a null node.
 TSNode TopLevelAt(TSNode root, uint32_t offset) {
@@ -1098,15 +1093,12 @@ void Analyzer::Run(const Document& doc) {
   //    so this is a concatenation, with the top-level indentation rule's errors at the
   //    statements they concern.
   if (has_tvmscript_) {
-    int32_t expected = -1;
+    IndentationCheck indent;
+    std::vector<SyntaxError> indentation;
     for (const Impl::Slot& slot : impl.order) {
-      if (slot.indent >= 0 && expected < 0) expected = slot.indent;
-      if (slot.indent >= 0 && slot.indent != expected) {
-        impl.root_errors.push_back(SyntaxDiagnostic(SyntaxError{
-            {slot.start, slot.start},
-            slot.indent > expected ? "unexpected indentation" : "unindent does not match the block"}));
-      }
+      if (slot.indent >= 0) indent.Check(slot.start, slot.indent, &indentation);
     }
+    for (const SyntaxError& e : indentation) impl.root_errors.push_back(SyntaxDiagnostic(e));
     size_t next_root = 0;
     for (const Impl::Slot& slot : impl.order) {
       while (next_root < impl.root_errors.size() && impl.root_errors[next_root].range.begin <= slot.start) {

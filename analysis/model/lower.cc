@@ -25,6 +25,21 @@ std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
   return fn;
 }
 
+bool IsPythonBuiltin(std::string_view name) {
+  static const char* const kBuiltins[] = {
+      "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print", "min",
+      "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type", "object",
+      "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all", "round", "pow",
+      "divmod", "slice", "id", "hash", "iter", "next", "open", "repr", "format", "chr", "ord", "bytes",
+      "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError",
+      "KeyError", "IndexError", "AssertionError", "None", "True", "False", "__name__", "__file__",
+      "metadata", "tvm", "np", "numpy", "pytest", "self"};
+  for (const char* b : kBuiltins) {
+    if (name == b) return true;
+  }
+  return false;
+}
+
 void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
   fn->cross_refs.clear();
   if (fn->kind == FunctionModel::Kind::kPrim) {

@@ -44,6 +44,10 @@ void ForEachNode(TSNode root, Visit&& visit) {
 
 void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
                         FunctionModel* fn);
+/// Names Python (and TVM's test files) always provide: builtins, `metadata`, `tvm`, `np`, ...
+/// They are never undefined names.
+bool IsPythonBuiltin(std::string_view name);
+
 void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn,
                    const ModuleContext* ctx = nullptr);
 void LowerRelaxSignature(TSNode def, std::string_view text, const Aliases& aliases,

@@ -576,17 +576,7 @@ class TirNames {
     });
     if (give_up_) return;
     std::set<std::string> reported;
-    ForEachNode(Field(func, "body"), [&](TSNode n) {
-      if (Is(n, "attribute")) {
-        Use(Field(n, "object"), &reported);
-        return false;  // `x.y`: only `x` is a name
-      }
-      if (Is(n, "keyword_argument")) {
-        ForEachNode(Field(n, "value"), [&](TSNode k) { return Visit(k, &reported); });
-        return false;
-      }
-      return Visit(n, &reported);
-    });
+    ForEachNode(Field(func, "body"), [&](TSNode n) { return Visit(n, &reported); });
   }
 
  private:
@@ -636,17 +626,7 @@ class TirNames {
     bool python = ctx_.python_names != nullptr && ctx_.python_names->count(name) > 0;
     fn_->outer_lookups[name] = python;
     if (python) return true;
-    static const char* const kBuiltins[] = {
-        "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print", "min",
-        "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type", "object",
-        "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all", "round", "pow",
-        "divmod", "slice", "id", "hash", "iter", "next", "repr", "format", "chr", "ord", "bytes",
-        "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError",
-        "KeyError", "IndexError", "AssertionError", "None", "True", "False", "__name__", "__file__",
-        "metadata", "tvm", "np", "numpy", "pytest", "self"};
-    for (const char* b : kBuiltins) {
-      if (name == b) return true;
-    }
+    if (IsPythonBuiltin(name)) return true;
     return name == ctx_.module_name || ctx_.extern_globals.count(name) > 0;
   }
 

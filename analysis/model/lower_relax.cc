@@ -29,14 +29,6 @@ constexpr const char* kNonOps[] = {
     "cuda", "vdevice", "dist", "rewriter", "pyfunc", "prim_func", "If", "Then", "Else", "seq_expr",
     "bind", "Var", "DataflowVar", "is_dtype", "func_is_pure"};
 
-constexpr const char* kPythonBuiltins[] = {
-    "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print",
-    "min", "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type",
-    "object", "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all",
-    "round", "pow", "divmod", "slice", "id", "hash", "iter", "next", "open", "repr", "format",
-    "chr", "ord", "bytes", "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError",
-    "NotImplementedError", "KeyError", "IndexError", "AssertionError", "__name__", "__file__",
-    "metadata", "tvm", "np", "numpy", "pytest", "self"};
 
 bool InList(const char* const* list, size_t n, const std::string& s) {
   for (size_t i = 0; i < n; ++i) {
@@ -752,7 +744,7 @@ class RelaxLowering {
     bool python = ctx_->python_names && ctx_->python_names->count(name);
     fn_->outer_lookups[name] = python;
     if (python) return true;
-    if (InList(kPythonBuiltins, name)) return true;
+    if (IsPythonBuiltin(name)) return true;
     if (aliases_.relax.count(name) || aliases_.tir.count(name) || aliases_.ir.count(name) ||
         aliases_.tvm.count(name)) {
       return true;

@@ -101,6 +101,10 @@ void IndentationCheck::Visit(TSNode child, std::string_view text, std::vector<Sy
   uint32_t at = ts_node_start_byte(child);
   int64_t indent = IndentationAt(text, at);
   if (indent < 0) return;  // `def f(): x = 1` and the like: not at a line start.
+  Check(at, indent, errors);
+}
+
+void IndentationCheck::Check(uint32_t at, int64_t indent, std::vector<SyntaxError>* errors) {
   if (expected_ < 0) {
     expected_ = indent;
   } else if (indent != expected_) {

@@ -42,6 +42,8 @@ int64_t IndentationAt(std::string_view text, uint32_t offset);
 class IndentationCheck {
  public:
   void Visit(TSNode child, std::string_view text, std::vector<SyntaxError>* errors);
+  /// The same for a statement starting at `at` on a line indented by `indent` (>= 0).
+  void Check(uint32_t at, int64_t indent, std::vector<SyntaxError>* errors);
 
  private:
   int64_t expected_ = -1;
