@@ -121,16 +121,18 @@ class PrimLowering {
   }
 
   void Body() {
-    // Parameter buffers are symbols.
+    // Parameter buffers are symbols, and so are the other parameters (a handle bound by
+    // match_buffer is both: the handle and the buffer named by the assignment).
     for (const PrimSignature::Param& p : fn_->prim.params) {
-      if (p.buffer >= 0) {
-        AddBufferSymbol(fn_->prim.buffers[p.buffer]);
-      } else {
+      if (p.buffer >= 0) AddBufferSymbol(fn_->prim.buffers[p.buffer]);
+      if (p.buffer < 0 || fn_->prim.buffers[p.buffer].name != p.name) {
         Symbol s;
         s.kind = Symbol::Kind::kTirVar;
         s.name = p.name;
         s.definition = p.name_range;
         s.detail = p.name + (p.dtype.empty() ? "" : ": T." + p.dtype);
+        if (p.kind == PrimSignature::Param::Kind::kHandle) s.detail = p.name + ": T.handle";
+        vars_[p.name] = static_cast<int>(fn_->symbols.size());
         fn_->symbols.push_back(std::move(s));
       }
     }
@@ -419,12 +421,23 @@ class PrimLowering {
       }
     } else if (Is(n, "subscript")) {
       CheckAccess(n, region_depth_ > 0);
+    } else if (Is(n, "attribute")) {
+      Walk(Field(n, "object"));  // `A.data`: the name after the dot is not a reference
+      return false;
+    } else if (Is(n, "keyword_argument")) {
+      Walk(Field(n, "value"));  // nor is a keyword's name
+      return false;
     } else if (Is(n, "identifier")) {
       std::string name(TextOf(n, text_));
-      auto it = buffers_.find(name);
-      if (it != buffers_.end()) {
+      int symbol = -1;
+      if (auto it = buffers_.find(name); it != buffers_.end()) {
+        symbol = it->second;
+      } else if (auto v = vars_.find(name); v != vars_.end()) {
+        symbol = v->second;
+      }
+      if (symbol >= 0) {
         TextRange r = Rel(n);
-        Symbol& s = fn_->symbols[it->second];
+        Symbol& s = fn_->symbols[symbol];
         if (r != s.definition) s.references.push_back(r);
       }
       return false;
@@ -534,7 +547,8 @@ class PrimLowering {
   uint32_t base_;
   TSNode func_;
   AnnotationContext ctx_;
-  std::map<std::string, int> buffers_;
+  std::map<std::string, int> buffers_;  // buffer name -> symbol
+  std::map<std::string, int> vars_;     // scalar and handle parameter name -> symbol
   std::map<std::string, BufferDecl> buffer_decls_;
   std::set<uint32_t> declared_calls_;
   int region_depth_ = 0;

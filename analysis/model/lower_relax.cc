@@ -93,6 +93,7 @@ class RelaxLowering {
     fn_->symbols.clear();
     fn_->hovers.clear();
     fn_->inlays.clear();
+    fn_->dataflow_blocks.clear();
     fn_->dependencies.clear();
     fn_->outer_lookups.clear();
     fn_->calls.clear();
@@ -108,8 +109,15 @@ class RelaxLowering {
       if (!ts_node_is_null(ann)) {
         AnnotationContext actx = AnnCtx(true);
         actx.on_var = [&](const std::string& v, TextRange where, bool bare) {
-          if (bare) DefineSymVar(v, Rel(where), true);
-          else signature_uses_.emplace_back(v, where);
+          if (!bare) {
+            signature_uses_.emplace_back(v, where);
+          } else if (symvars_.count(v)) {
+            DefineSymVar(v, {}, true);
+            AddSymVarReferences(v, where);  // `"n"` again in another parameter
+          } else {
+            std::vector<TextRange> at = SymVarSpellings(v, where);
+            DefineSymVar(v, at[0], true);
+          }
         };
         LowerAnnotation(ann, actx);
       }
@@ -137,14 +145,19 @@ class RelaxLowering {
     // Variables the signature uses in expressions (or the return annotation names) but no
     // parameter defines: TVM's "Symbolic Var ... is not defined".
     for (const auto& [v, where] : signature_uses_) {
-      if (symvars_.count(v) || env_.count(v) || IsOuterName(v)) continue;
+      if (symvars_.count(v)) {
+        AddSymVarReferences(v, where);
+        continue;
+      }
+      if (env_.count(v) || IsOuterName(v)) continue;
       Diagnostic d;
       d.range = Rel(where);
       d.code = "undefined-symbolic-var";
       d.message = "symbolic variable " + Quote(v) + " is used in the signature but no parameter "
                   "annotation defines it (a dim that is exactly `" + v + "` defines it)";
       fn_->diagnostics.push_back(std::move(d));
-      DefineSymVar(v, Rel(where), true);
+      DefineSymVar(v, SymVarSpellings(v, where)[0], true);
+      AddSymVarReferences(v, where, /*skip_first=*/true);
     }
     TSNode body = Field(func_, "body");
     PrescanNames(body);
@@ -335,8 +348,51 @@ class RelaxLowering {
     symvars_[name] = v;
   }
 
+  // `insertable`: the inlay hint may be inserted as an annotation (not for unpacking targets).
+  // Where symbolic variable `name` is spelled in `where` (absolute: an identifier, or a string
+  // literal holding a dim expression such as `"n * 2"`), as relative ranges: the identifier, or
+  // every whole-word occurrence of the name inside the string's quotes. Never empty (the whole
+  // range when the name is not found in it).
+  std::vector<TextRange> SymVarSpellings(const std::string& name, TextRange where) const {
+    std::vector<TextRange> out;
+    std::string_view s = where.end <= text_.size() && where.begin <= where.end
+                             ? text_.substr(where.begin, where.size())
+                             : std::string_view{};
+    size_t quote = s.find_first_of("\"'");
+    if (s != name && quote != std::string_view::npos) {
+      auto word = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+               (static_cast<unsigned char>(c) & 0x80) != 0;
+      };
+      for (size_t i = quote + 1; i < s.size();) {
+        if (!word(s[i])) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < s.size() && word(s[j])) ++j;
+        if (s.substr(i, j - i) == name) {
+          uint32_t b = where.begin + static_cast<uint32_t>(i);
+          out.push_back(Rel(TextRange{b, b + static_cast<uint32_t>(name.size())}));
+        }
+        i = j;
+      }
+    }
+    if (out.empty()) out.push_back(Rel(where));
+    return out;
+  }
+
+  // Records the spellings of `name` in `where` (absolute) as references of its symbol.
+  void AddSymVarReferences(const std::string& name, TextRange where, bool skip_first = false) {
+    auto it = symvars_.find(name);
+    if (it == symvars_.end()) return;
+    std::vector<TextRange> at = SymVarSpellings(name, where);
+    Symbol& s = fn_->symbols[it->second.symbol];
+    for (size_t i = skip_first ? 1 : 0; i < at.size(); ++i) s.references.push_back(at[i]);
+  }
+
   void Define(TSNode name_node, const StructInfo& info, Symbol::Kind kind, bool annotated,
-              bool constant = false, int storage = -1) {
+              bool constant = false, int storage = -1, bool insertable = true) {
     std::string name(TextOf(name_node, text_));
     VarEntry e;
     e.info = info;
@@ -351,7 +407,7 @@ class RelaxLowering {
     s.detail = name + (info.IsUnknown() ? "" : ": " + types::Print(info, print_));
     fn_->symbols.push_back(std::move(s));
     if (!annotated && !info.IsUnknown() && kind == Symbol::Kind::kRelaxVar && name != "_") {
-      fn_->inlays.push_back({Rel(name_node).end, ": " + types::Print(info, print_)});
+      fn_->inlays.push_back({Rel(name_node).end, ": " + types::Print(info, print_), insertable});
     }
     env_[name] = std::move(e);
     escaped_.erase(name);
@@ -453,6 +509,16 @@ class RelaxLowering {
     }
     dataflow_.emplace();
     dataflow_->with_stmt = stmt;
+    DataflowBlock block;
+    block.range = Rel(stmt);
+    block.header = block.range;
+    for (TSNode c : Children(stmt)) {
+      if (Is(c, ":")) {
+        block.header.end = Rel(c).end;
+        break;
+      }
+    }
+    fn_->dataflow_blocks.push_back(block);
     Block(body);
     DataflowState state = std::move(*dataflow_);
     dataflow_.reset();
@@ -666,7 +732,7 @@ class RelaxLowering {
       if (!Is(targets[i], "identifier")) continue;
       StructInfo info = StructInfo::Unknown();
       if (v.info.kind == types::Kind::kTuple && i < v.info.fields.size()) info = v.info.fields[i];
-      Define(targets[i], info, Symbol::Kind::kRelaxVar, false);
+      Define(targets[i], info, Symbol::Kind::kRelaxVar, false, false, -1, /*insertable=*/false);
     }
   }
 
@@ -703,7 +769,7 @@ class RelaxLowering {
   void UseSymVar(const std::string& name, TextRange where) {
     auto it = symvars_.find(name);
     if (it != symvars_.end()) {
-      fn_->symbols[it->second.symbol].references.push_back(Rel(where));
+      AddSymVarReferences(name, where);
       if (!it->second.bound && reported_unbound_.insert(name).second) {
         Diagnostic d;
         d.range = Rel(where);
@@ -736,7 +802,8 @@ class RelaxLowering {
     }
     fn_->diagnostics.push_back(std::move(d));
     // Report once.
-    DefineSymVar(name, Rel(where), true);
+    DefineSymVar(name, SymVarSpellings(name, where)[0], true);
+    AddSymVarReferences(name, where, /*skip_first=*/true);
   }
 
   bool IsOuterName(const std::string& name) const {
@@ -1208,7 +1275,7 @@ class RelaxLowering {
       auto it = symvars_.find(name);
       if (it != symvars_.end() && bare) {
         it->second.bound = true;
-        fn_->symbols[it->second.symbol].references.push_back(Rel(where));
+        AddSymVarReferences(name, where);
       } else if (!env_.count(name) && !IsOuterName(name)) {
         UseSymVar(name, where);
       }

@@ -98,6 +98,15 @@ struct HoverSpan {
 struct InlayHint {
   uint32_t offset = 0;  // after the target name
   std::string label;    // ": R.Tensor((1, 64, 56, 56), dtype=\"float32\")"
+  /// Inserting the label at `offset` is valid Python: false for the targets of tuple unpacking
+  /// (`a, b = t`), where an annotation is a syntax error.
+  bool insertable = true;
+};
+
+/// A `with R.dataflow():` block of a Relax function (relative ranges).
+struct DataflowBlock {
+  TextRange range;   // the whole `with` statement
+  TextRange header;  // `with R.dataflow():`, from `with` to the colon
 };
 
 struct FunctionModel {
@@ -117,6 +126,8 @@ struct FunctionModel {
   std::vector<Symbol> symbols;
   std::vector<HoverSpan> hovers;
   std::vector<InlayHint> inlays;
+  /// The dataflow blocks of a Relax function's own body, in text order (empty for PrimFuncs).
+  std::vector<DataflowBlock> dataflow_blocks;
   /// Module functions referenced as `cls.f` with the signature hash seen.
   std::map<std::string, uint64_t> dependencies;
   /// Names looked up in the surrounding Python (closure values), with the answer: the function

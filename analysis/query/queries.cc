@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
+#include "query/query_internal.h"
+
 namespace tvmls::analysis {
 
-namespace {
+namespace query_internal {
 
-// The function whose definition contains `offset`, and its module (null when standalone).
 const FunctionRef* FunctionAt(const FileModel& model, uint32_t offset, const ModuleModel** module) {
   *module = nullptr;
   for (const ModuleModel& m : model.modules) {
@@ -25,9 +26,6 @@ const FunctionRef* FunctionAt(const FileModel& model, uint32_t offset, const Mod
   return nullptr;
 }
 
-bool Hit(TextRange r, uint32_t offset) { return r.begin <= offset && offset <= r.end && !r.empty(); }
-
-// The symbol with a definition or reference at `offset` (relative).
 const Symbol* SymbolAt(const FunctionModel& fn, uint32_t rel, TextRange* where) {
   for (const Symbol& s : fn.symbols) {
     if (Hit(s.definition, rel)) {
@@ -44,7 +42,6 @@ const Symbol* SymbolAt(const FunctionModel& fn, uint32_t rel, TextRange* where) 
   return nullptr;
 }
 
-// The module function referenced by a `cls.f` at `rel`, if any.
 const std::pair<std::string, TextRange>* CallAt(const FunctionModel& fn, uint32_t rel) {
   for (const auto& c : fn.calls) {
     if (Hit(c.second, rel)) return &c;
@@ -59,6 +56,16 @@ const FunctionRef* FindFunction(const ModuleModel* module, const std::string& na
   }
   return nullptr;
 }
+
+}  // namespace query_internal
+
+namespace {
+
+using query_internal::CallAt;
+using query_internal::FindFunction;
+using query_internal::FunctionAt;
+using query_internal::Hit;
+using query_internal::SymbolAt;
 
 std::string FunctionDetail(const FunctionModel& fn) {
   if (fn.kind == FunctionModel::Kind::kPrim) {
@@ -176,6 +183,14 @@ std::vector<OutlineItem> Outline(const FileModel& model) {
     i.detail = FunctionDetail(*f.fn);
     i.range = Absolute(f, f.fn->range);
     i.selection = Absolute(f, f.fn->name_range);
+    for (const DataflowBlock& b : f.fn->dataflow_blocks) {
+      OutlineItem block;
+      block.kind = OutlineItem::Kind::kDataflowBlock;
+      block.name = "R.dataflow";
+      block.range = Absolute(f, b.range);
+      block.selection = Absolute(f, b.header);
+      i.children.push_back(std::move(block));
+    }
     return i;
   };
   for (const ModuleModel& m : model.modules) {

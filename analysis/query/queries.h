@@ -30,16 +30,17 @@ std::vector<TextRange> DefinitionAt(const FileModel& model, uint32_t offset);
 std::vector<TextRange> ReferencesAt(const FileModel& model, uint32_t offset, bool include_definition);
 
 struct OutlineItem {
-  enum class Kind { kModule, kRelaxFunction, kPrimFunction };
+  enum class Kind { kModule, kRelaxFunction, kPrimFunction, kDataflowBlock };
   Kind kind = Kind::kModule;
-  std::string name;
-  std::string detail;       // the function's signature, "" for modules
-  TextRange range;          // whole definition
-  TextRange selection;      // the name
+  std::string name;         // "R.dataflow" for a dataflow block
+  std::string detail;       // the function's signature, "" for modules and dataflow blocks
+  TextRange range;          // whole definition (the whole `with` statement of a dataflow block)
+  TextRange selection;      // the name (a dataflow block's `with R.dataflow():` header)
   std::vector<OutlineItem> children;
 };
 
-/// Modules with their functions, then standalone functions, in document order.
+/// Modules with their functions, then standalone functions, in document order. A Relax
+/// function's children are its dataflow blocks, in document order; PrimFuncs have none.
 std::vector<OutlineItem> Outline(const FileModel& model);
 
 }  // namespace tvmls::analysis
