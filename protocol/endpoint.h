@@ -49,7 +49,8 @@
 //
 // BAD INPUT is answered and the session goes on: see ParseMessage (jsonrpc.h) for -32700/-32600.
 // A frame whose header is complete but unusable (no or bad Content-Length, Content-Length over
-// the limit, whose body is then skipped unread) gets -32700 with id null and reading goes on. A
+// the limit, whose body is then skipped unread) gets -32700 with id null and reading goes on (after
+// a header without a usable length, at the next "Content-Length:": see framing.h). A
 // header that exceeds the header-size limit leaves no way to find the next frame: -32700 is sent,
 // an error logged, and the session ends (exit code 1 unless shutdown came first).
 //

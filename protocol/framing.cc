@@ -24,6 +24,27 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// Where a header may start after a bad one: "Content-Length:" (any case), at most kMaxBlanks
+// blanks, a digit. Bounded, so that a partial match at the end of the buffer keeps few bytes.
+constexpr std::string_view kLengthName = "content-length:";
+constexpr size_t kMaxBlanks = 8;
+
+enum class Match { kNo, kPartial, kYes };
+
+Match MatchHeaderStart(std::string_view s) {
+  size_t i = 0;
+  for (; i < kLengthName.size(); ++i) {
+    if (i == s.size()) return Match::kPartial;
+    if (std::tolower(static_cast<unsigned char>(s[i])) != kLengthName[i]) return Match::kNo;
+  }
+  for (size_t blanks = 0; blanks <= kMaxBlanks; ++blanks, ++i) {
+    if (i == s.size()) return Match::kPartial;
+    if (s[i] >= '0' && s[i] <= '9') return Match::kYes;
+    if (s[i] != ' ' && s[i] != '\t') return Match::kNo;
+  }
+  return Match::kNo;
+}
+
 }  // namespace
 
 void FrameReader::Feed(std::string_view bytes) {
@@ -45,28 +66,52 @@ Frame FrameReader::Next() {
   std::string_view data(buffer_);
   data.remove_prefix(consumed_);
   if (!pending_length_) {
-    size_t header_end = data.find("\r\n\r\n");
-    if (header_end == std::string_view::npos) {
-      if (data.size() > limits_.max_header_bytes) {
-        frame.kind = Frame::Kind::kError;
-        frame.error = "header longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
-        frame.fatal = true;  // No end of header in sight: nowhere to resume.
-        consumed_ = buffer_.size();
+    size_t header_end = std::string_view::npos;
+    while (true) {
+      if (resync_) {
+        // After a bad header the body's length is unknown: skip to the next place where a
+        // header may start. Only a partial match at the very end is kept.
+        size_t start = 0;
+        Match match = Match::kNo;
+        for (; start < data.size(); ++start) {
+          match = MatchHeaderStart(data.substr(start));
+          if (match != Match::kNo) break;
+        }
+        consumed_ += start;
+        data.remove_prefix(start);
+        if (match != Match::kYes) return frame;
+        resync_ = false;
+        candidate_ = true;
       }
-      return frame;
-    }
-    if (header_end > limits_.max_header_bytes) {
-      // Fatal like the unterminated case: whether the end was seen depends only on how the
-      // bytes happened to be split into reads.
+      // The end of the header, looked for only where it is within the limit.
+      header_end = data.substr(0, limits_.max_header_bytes + 4).find("\r\n\r\n");
+      bool overlong = header_end == std::string_view::npos && data.size() > limits_.max_header_bytes;
+      if (!overlong) break;
+      if (candidate_) {
+        // A "Content-Length:" found while resynchronising whose header does not end in time:
+        // text inside a skipped body, not a header. Look further.
+        consumed_ += 1;
+        data.remove_prefix(1);
+        resync_ = true;
+        candidate_ = false;
+        continue;
+      }
+      // Fatal whether or not its end has arrived (that depends only on how the bytes happened
+      // to be split into reads): its Content-Length is not trusted, nowhere to resume.
       frame.kind = Frame::Kind::kError;
       frame.error = "header longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
       frame.fatal = true;
       consumed_ = buffer_.size();
       return frame;
     }
+    if (header_end == std::string_view::npos) return frame;  // Need more.
     std::string_view header = data.substr(0, header_end);
+    const size_t header_start = consumed_;
+    const bool candidate = candidate_;
     consumed_ += header_end + 4;
+    candidate_ = false;
     std::optional<size_t> length;
+    bool length_line = false;
     std::string problem;
     while (!header.empty()) {
       size_t eol = header.find("\r\n");
@@ -80,6 +125,7 @@ Frame FrameReader::Next() {
       std::string_view name = Trim(line.substr(0, colon));
       std::string_view value = Trim(line.substr(colon + 1));
       if (IEquals(name, "Content-Length")) {
+        length_line = true;
         if (value.empty() || value.size() > 19) {
           problem = "bad Content-Length";
           continue;
@@ -101,6 +147,12 @@ Frame FrameReader::Next() {
     if (!length) {
       frame.kind = Frame::Kind::kError;
       frame.error = problem.empty() ? "missing Content-Length header" : problem;
+      // Its body (if any) has an unknown length: resume at the next header, which directly
+      // follows that body. Without any Content-Length line this may not have been a header at
+      // all but garbage glued to the front of one, and a header found while resynchronising may
+      // be text in a skipped body: in both cases look inside it too.
+      if (!length_line || candidate) consumed_ = header_start + 1;
+      resync_ = true;
       return frame;
     }
     if (*length > limits_.max_content_length) {

@@ -4,11 +4,18 @@
 // case-insensitive; Content-Type is accepted and ignored; limits keep a hostile peer from making
 // the server allocate (a 2 GB Content-Length is refused before any allocation).
 //
-// Errors: a complete header without a usable Content-Length is skipped and reading goes on with
-// the bytes after it; a Content-Length over the limit is reported and its body skipped unread (the
-// bytes are discarded as they arrive), so reading goes on in sync. A header longer than
-// max_header_bytes is fatal: its Content-Length is not trusted, so there is no frame boundary to
-// resume at (and whether its end had arrived yet depends only on how reads split the bytes).
+// Errors: a complete header without a usable Content-Length is reported, and since the length of
+// the body that (usually) follows it is unknown, reading resumes at the next place where a header
+// may start: the next "Content-Length:" (any case) followed by a digit, found anywhere after the
+// bad header (a body is directly followed by the next header, with no line break); or after its
+// first byte when it had no Content-Length line at all (garbage glued to the front of a header).
+// Such a place inside a skipped body is a false start: if its header is bad too it is reported as
+// well (and reading resumes after its first byte), if its header does not end within
+// max_header_bytes it is passed over silently. A Content-Length over the limit is reported and its
+// body skipped unread (the bytes are discarded as they arrive), so reading goes on in sync. A
+// header longer than max_header_bytes (other than at such a false start) is fatal: its
+// Content-Length is not trusted, so there is no frame boundary to resume at (and whether its end
+// had arrived yet depends only on how reads split the bytes).
 #ifndef TVMLS_PROTOCOL_FRAMING_H_
 #define TVMLS_PROTOCOL_FRAMING_H_
 
@@ -53,6 +60,8 @@ class FrameReader {
   size_t consumed_ = 0;
   std::optional<size_t> pending_length_;  // Header parsed, waiting for the body.
   size_t skip_ = 0;                       // Bytes of an over-limit body still to discard.
+  bool resync_ = false;     // After a bad header: looking for the next "Content-Length:".
+  bool candidate_ = false;  // The header being read starts where resynchronisation found one.
 };
 
 /// Frames a JSON body for sending.

@@ -290,6 +290,18 @@ TEST(EndpointFrames, HeaderWithoutContentLengthGetsParseErrorAndReadingGoesOn) {
   ExpectNothingElse(client);
 }
 
+TEST(EndpointFrames, BadContentLengthWithABodyGetsOneParseErrorAndTheNextRequestAnAnswer) {
+  // A header with an unusable length is always followed by its body in practice: the frames after
+  // it must still be read (they used to be glued to that body, one bad header after another).
+  LoopbackClient client(Server());
+  Initialize(client);
+  client.SendRaw("Content-Length: abc\r\n\r\n" + Serialize(MakeRequest(70, "ping", nullptr)));
+  std::optional<json> error = WaitForNullIdError(client);
+  ExpectError(error, -32700, nullptr);
+  EXPECT_NE((*error)["error"]["message"].get<std::string>().find("Content-Length"), std::string::npos);
+  ExpectNothingElse(client);
+}
+
 TEST(EndpointFrames, OverLimitContentLengthIsRefusedAndItsBodySkipped) {
   LoopbackClient client(Server(), WithLimits(FramingLimits{1024, 150}));
   Initialize(client);

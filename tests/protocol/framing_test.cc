@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace tvmls::protocol {
 namespace {
 
@@ -81,6 +84,78 @@ TEST(Framing, CompleteButOverlongHeaderIsFatalToo) {
   Frame f = reader.Next();
   EXPECT_EQ(f.kind, Frame::Kind::kError);
   EXPECT_TRUE(f.fatal);
+}
+
+// Every frame the reader yields for `wire`, fed at once or byte by byte: "M:<body>" or "E".
+std::vector<std::string> Frames(const std::string& wire, bool byte_by_byte,
+                                FramingLimits limits = {}) {
+  FrameReader reader(limits);
+  std::vector<std::string> out;
+  auto take = [&] {
+    for (Frame f = reader.Next(); f.kind != Frame::Kind::kNeedMore; f = reader.Next()) {
+      out.push_back(f.kind == Frame::Kind::kMessage ? "M:" + f.body : (f.fatal ? "F" : "E"));
+    }
+  };
+  if (byte_by_byte) {
+    for (char c : wire) {
+      reader.Feed(std::string_view(&c, 1));
+      take();
+    }
+  } else {
+    reader.Feed(wire);
+    take();
+  }
+  return out;
+}
+
+TEST(Framing, BadLengthWithABodyResumesAtTheNextHeader) {
+  // The body of a header without a usable length cannot be skipped by length: reading resumes at
+  // the next "Content-Length:", which directly follows that body.
+  std::string wire = "Content-Length: abc\r\n\r\n{\"id\":1}" + EncodeFrame("{\"id\":2}") +
+                     EncodeFrame("{\"id\":3}");
+  std::vector<std::string> expected = {"E", "M:{\"id\":2}", "M:{\"id\":3}"};
+  EXPECT_EQ(Frames(wire, false), expected);
+  EXPECT_EQ(Frames(wire, true), expected);
+}
+
+TEST(Framing, ResumesAfterGarbageAndHeadersWithoutLength) {
+  std::string wire = "hello" + EncodeFrame("{}") + "Content-Type: x\r\n\r\n[1]" +
+                     "content-length:\t2\r\n\r\n{}" + "X: y\r\nContent-Length: 12abc\r\n\r\n" +
+                     EncodeFrame("[]");
+  // "hello" glued to a header makes that header bad, but the frame is found again inside it.
+  std::vector<std::string> expected = {"E", "M:{}", "E", "M:{}", "E", "M:[]"};
+  EXPECT_EQ(Frames(wire, false), expected);
+  EXPECT_EQ(Frames(wire, true), expected);
+}
+
+TEST(Framing, FalseStartsInsideASkippedBody) {
+  // After a bad header, "Content-Length: 5" inside the skipped body looks like a header: its bad
+  // "header" is reported too, and the frame after it is still found.
+  std::string wire = "Content-Length: x\r\n\r\n{\"t\":\"Content-Length: 5 tail\"}" +
+                     EncodeFrame("{}");
+  std::vector<std::string> expected = {"E", "E", "M:{}"};
+  EXPECT_EQ(Frames(wire, false), expected);
+  EXPECT_EQ(Frames(wire, true), expected);
+  // One whose "header" would be over the limit is passed over silently, not fatal.
+  FramingLimits limits{64, 1024};
+  wire = "Content-Length: x\r\n\r\n{\"t\":\"content-length:9" + std::string(100, 'x') + "\"}" +
+         EncodeFrame("{}");
+  expected = {"E", "M:{}"};
+  EXPECT_EQ(Frames(wire, false, limits), expected);
+  EXPECT_EQ(Frames(wire, true, limits), expected);
+}
+
+TEST(Framing, ResynchronisingKeepsLittle) {
+  FrameReader reader;
+  reader.Feed("Content-Length: x\r\n\r\n");
+  EXPECT_EQ(reader.Next().kind, Frame::Kind::kError);
+  reader.Feed(std::string(100000, 'y') + "Content-Len");
+  EXPECT_EQ(reader.Next().kind, Frame::Kind::kNeedMore);
+  EXPECT_LE(reader.Buffered(), 16u);  // only the partial "Content-Len"
+  reader.Feed("gth: 2\r\n\r\n{}");
+  Frame f = reader.Next();
+  ASSERT_EQ(f.kind, Frame::Kind::kMessage);
+  EXPECT_EQ(f.body, "{}");
 }
 
 TEST(Framing, BadLengthValue) {
