@@ -106,6 +106,9 @@ bool ParseCheckArgs(const std::vector<std::string>& args, CheckOptions* options,
     if (!only_files && arg == "--") {
       only_files = true;
       continue;
+    } else if (!only_files && arg == "--hints") {
+      options->hints = true;
+      continue;
     } else if (!only_files && arg == "--format") {
       if (i + 1 >= args.size()) {
         *problem = "--format needs a value (text or json)";
@@ -168,6 +171,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
     if (!analyzer.HasTvmScript()) continue;
     for (const Diagnostic* dp : analyzer.Diagnostics()) {
       const Diagnostic& d = *dp;
+      if (d.severity == Severity::kHint && !options.hints) continue;
       ++counts[static_cast<int>(d.severity)];
       if (options.format == CheckFormat::kJson) {
         array.push_back(JsonDiagnostic(path, doc, d));

@@ -6,6 +6,7 @@
 //         columns are 1-based; columns count characters (code points). A summary goes to stderr.
 //   json  one array on stdout; each element is an LSP-style diagnostic with its file: 0-based
 //         lines, columns in UTF-16 code units, related locations and fixes with their edits.
+// Hints are left out unless --hints.
 // Exit code: 0 no error-severity diagnostic, 1 some error, 2 usage or I/O problem (an unreadable
 // file is reported on stderr and the other files are still checked).
 #ifndef TVMLS_SERVER_CHECK_COMMAND_H_
@@ -24,6 +25,9 @@ enum class CheckFormat { kText, kJson };
 
 struct CheckOptions {
   CheckFormat format = CheckFormat::kText;
+  /// Also report hint-severity diagnostics (`unused-binding`); an editor shows them faded, a CI
+  /// log would only be longer.
+  bool hints = false;
   std::vector<std::string> files;
 };
 

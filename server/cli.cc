@@ -22,7 +22,7 @@ constexpr const char* kUsage =
     "usage: tvmls <command> [options] [FILE...]\n"
     "\n"
     "commands:\n"
-    "  check [--format text|json] FILE...\n"
+    "  check [--format text|json] [--hints] FILE...\n"
     "                           check TVMScript files: syntax, shapes, purity, memory, buffers\n"
     "                           (text: one diagnostic per block; json: one LSP-style array)\n"
     "  parse [--sexp] FILE...   parse TVMScript/Python files; report syntax errors\n"

@@ -1,5 +1,13 @@
 #include "lsp_convert.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "check/codes.h"
+
 namespace tvmls::server {
 
 using nlohmann::json;
@@ -23,12 +31,21 @@ std::optional<analysis::Severity> ParseSeverity(std::string_view name) {
 
 json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d,
                     const std::string& uri, analysis::Encoding encoding,
-                    analysis::Severity severity) {
+                    analysis::Severity severity, const std::string& docs_base) {
   json result = {{"range", RangeJson<json>(doc, d.range, encoding)},
                  {"severity", static_cast<int>(severity)},
                  {"source", "tvmls"},
                  {"message", d.message}};
-  if (!d.code.empty()) result["code"] = d.code;
+  if (!d.code.empty()) {
+    result["code"] = d.code;
+    if (!docs_base.empty()) result["codeDescription"] = {{"href", docs_base + "#" + d.code}};
+    if (const analysis::CodeInfo* info = analysis::FindCode(d.code)) {
+      json tags = json::array();
+      if (info->unnecessary) tags.push_back(1);  // DiagnosticTag.Unnecessary
+      if (info->deprecated) tags.push_back(2);   // DiagnosticTag.Deprecated
+      if (!tags.empty()) result["tags"] = std::move(tags);
+    }
+  }
   if (!d.related.empty()) {
     json related = json::array();
     for (const analysis::RelatedLocation& r : d.related) {
@@ -43,6 +60,36 @@ json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d
 json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
                   analysis::Encoding encoding) {
   return {{"range", RangeJson<json>(doc, edit.range, encoding)}, {"newText", edit.new_text}};
+}
+
+std::string FileUri(const std::string& path) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file://";
+  for (unsigned char c : path) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '/' || c == '-' || c == '.' || c == '_' || c == '~';
+    if (plain) {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri;
+}
+
+std::string DefaultDocsBase() {
+  std::vector<char> buffer(4096);
+  ssize_t n = readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
+  if (n <= 0) return "";
+  std::string exe(buffer.data(), static_cast<size_t>(n));
+  std::string bin = exe.substr(0, exe.rfind('/'));
+  std::string prefix = bin.substr(0, bin.rfind('/'));
+  for (const std::string& candidate : {prefix + "/README.md", prefix + "/share/doc/tvmls/README.md"}) {
+    if (access(candidate.c_str(), R_OK) == 0) return FileUri(candidate);
+  }
+  return "";
 }
 
 }  // namespace tvmls::server

@@ -44,12 +44,21 @@ Json RangeJson(const analysis::Document& doc, analysis::TextRange range,
 /// "error" / "warning" / "information" / "hint" -> Severity.
 std::optional<analysis::Severity> ParseSeverity(std::string_view name);
 
-/// An LSP Diagnostic: range, severity (a number), code, source "tvmls", message and
-/// relatedInformation (locations in `uri`). `severity` overrides the diagnostic's own (settings).
-/// No codeDescription (there is no per-code documentation URL) and no tags.
+/// An LSP Diagnostic: range, severity (a number), code, source "tvmls", message,
+/// relatedInformation (locations in `uri`) and tags (analysis/check/codes.h: Unnecessary,
+/// Deprecated). `severity` overrides the diagnostic's own (settings). With a non-empty
+/// `docs_base`, codeDescription.href is `docs_base + "#" + code`.
 nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d,
                               const std::string& uri, analysis::Encoding encoding,
-                              analysis::Severity severity);
+                              analysis::Severity severity, const std::string& docs_base = "");
+
+/// Where the codes are documented: a file:// URI of README.md (its "Diagnostic codes" section has
+/// an anchor per code), looked for beside the running binary: `<bin>/../README.md` (the build
+/// tree) and `<bin>/../share/doc/tvmls/README.md` (installed). "" when neither exists.
+std::string DefaultDocsBase();
+
+/// `path` (absolute) as a file:// URI, percent-encoding what RFC 3986 does not allow in a path.
+std::string FileUri(const std::string& path);
 
 /// An LSP TextEdit.
 nlohmann::json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,

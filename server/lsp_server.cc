@@ -1,4 +1,4 @@
-// The language server: handlers on the loop thread, analysis and answers on one worker thread.
+// The language server: handlers on the loop thread, analysis and answers on a worker pool.
 #include "lsp_server.h"
 
 #include <algorithm>
@@ -31,6 +31,7 @@ namespace {
 
 constexpr double kMinDebounceMs = 50;
 constexpr double kMaxDebounceMs = 500;
+constexpr unsigned kMaxWorkers = 4;
 
 // One entry of didOpen/didChange: the whole text, or a range replaced.
 struct Change {
@@ -52,6 +53,8 @@ struct QueryContext {
   const std::string& uri;
   analysis::Encoding encoding;
   const Settings& settings;
+  const std::string& docs_base;
+  const std::string& language;
 
   std::optional<uint32_t> Offset(analysis::Position p) const {
     return doc.Lines().ToOffset(doc.Text(), p, encoding);
@@ -80,6 +83,8 @@ struct DocState {
   Clock::time_point due;       // when a dirty document is analysed
   std::vector<Waiter> waiters;
   double recent_ms = 0;  // moving average of its analysis times
+  bool busy = false;     // a worker has it: no other worker touches doc/analyzer meanwhile
+  std::string language;  // languageId of didOpen
 
   // The worker's alone.
   std::unique_ptr<analysis::Document> doc;
@@ -162,17 +167,23 @@ struct LanguageServer::Impl {
   analysis::Encoding encoding = analysis::Encoding::kUtf16;
   bool configuration_pull = false;
   bool hierarchical_symbols = false;
-  std::thread worker;
+  std::string docs_base;  // codeDescription base, fixed at initialize
+  std::vector<std::thread> workers;
 
   void Register();
-  void Start() { worker = std::thread([this] { WorkerMain(); }); }
+  void Start() {
+    unsigned n = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxWorkers);
+    for (unsigned i = 0; i < n; ++i) workers.emplace_back([this] { WorkerMain(); });
+  }
   void Stop() {
     {
       std::lock_guard<std::mutex> lock(mu);
       stop = true;
     }
     cv.notify_all();
-    if (worker.joinable()) worker.join();
+    for (std::thread& worker : workers) {
+      if (worker.joinable()) worker.join();
+    }
   }
 
   // ---- Loop thread ----
@@ -192,6 +203,7 @@ struct LanguageServer::Impl {
     int64_t version = 0;
     Settings settings;
     analysis::Encoding encoding = analysis::Encoding::kUtf16;
+    std::string docs_base;
   };
   struct Outcome {
     bool dropped = false;
@@ -327,7 +339,8 @@ void LanguageServer::Impl::Register() {
       for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
         std::optional<analysis::Severity> severity = ctx.settings.SeverityOf(*d);
         if (!severity || d->fixes.empty() || !d->range.Touches(wanted)) continue;
-        json diagnostic = DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity);
+        json diagnostic =
+            DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity, ctx.docs_base);
         for (const analysis::Fix& fix : d->fixes) {
           json edits = json::array();
           for (const analysis::TextEdit& edit : fix.edits) {
@@ -398,6 +411,7 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
     encoding = ToAnalysisEncoding(negotiated);
     base_settings = initial;
     settings = initial;
+    docs_base = initial.docs_base ? *initial.docs_base : DefaultDocsBase();
     configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
     hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
                                          "hierarchicalDocumentSymbolSupport"});
@@ -471,6 +485,7 @@ void LanguageServer::Impl::DidOpen(const json& params) {
   }
   auto d = std::make_shared<DocState>();
   d->uri = uri;
+  d->language = language;
   d->version = version;
   d->pending.push_back({version, {Change{true, {}, {}, std::move(text)}}});
   d->due = Clock::now();
@@ -567,7 +582,9 @@ void LanguageServer::Impl::WorkerMain() {
     for (auto& entry : docs) {
       DocState& d = *entry.second;
       Clock::time_point when;
-      if (!d.waiters.empty()) {
+      if (d.busy) {
+        continue;
+      } else if (!d.waiters.empty()) {
         when = Clock::time_point::min();
       } else if (d.dirty) {
         when = d.due;
@@ -596,6 +613,8 @@ void LanguageServer::Impl::WorkerMain() {
     work.version = next->version;
     work.settings = settings;
     work.encoding = encoding;
+    work.docs_base = docs_base;
+    next->busy = true;
     lock.unlock();
     Outcome outcome;
     try {
@@ -616,6 +635,7 @@ void LanguageServer::Impl::WorkerMain() {
                         {{"uri", next->uri}, {"diagnostics", json::array()}});
       }
       next->closed = true;
+      next->busy = false;
       std::vector<Waiter> orphans = std::move(next->waiters);
       lock.unlock();
       for (Waiter& w : orphans) w.reply.ContentModified();
@@ -650,6 +670,10 @@ void LanguageServer::Impl::WorkerMain() {
     } else {
       for (Waiter& w : answer) w.reply.ContentModified();  // closed meanwhile
     }
+    lock.lock();
+    next->busy = false;
+    cv.notify_all();  // Work for this document may have arrived while it was busy.
+    lock.unlock();
     next.reset();  // The last reference may be this one: destroy it unlocked.
     lock.lock();
   }
@@ -708,7 +732,7 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
       std::optional<analysis::Severity> severity = work.settings.SeverityOf(*diagnostic);
       if (!severity) continue;
       outcome.diagnostics.push_back(
-          DiagnosticJson(*d.doc, *diagnostic, d.uri, work.encoding, *severity));
+          DiagnosticJson(*d.doc, *diagnostic, d.uri, work.encoding, *severity, work.docs_base));
     }
   }
   if (log.Enabled(protocol::LogLevel::kDebug)) {
@@ -721,7 +745,8 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
 
 void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {
   if (waiters.empty()) return;
-  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings};
+  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings, work.docs_base,
+                   d.language};
   for (Waiter& w : waiters) {
     if (w.reply.IsCancelled()) continue;
     try {

@@ -2,10 +2,12 @@
 // protocol::Endpoint by the SessionFactory (MakeSessionFactory).
 //
 // THREADS. Handlers run on the Endpoint's message-loop thread and never parse or analyse: they
-// validate params, record edits and queue work. One worker thread per server owns every
-// Document and Analyzer (so each Analyzer is used by one thread at a time), applies the queued
-// edits, analyses, publishes diagnostics and answers queries. The destructor (on the loop thread,
-// after the session ended) stops and joins the worker.
+// validate params, record edits and queue work. A pool of worker threads (one per core, at most
+// 4) does the work: a worker claims one document at a time (DocState::busy), so each Document and
+// Analyzer is used by one thread at a time and a document's publications stay in order, while
+// different documents are analysed in parallel. The worker applies the queued edits, analyses,
+// publishes diagnostics and answers queries. The destructor (on the loop thread, after the
+// session ended) stops and joins the workers.
 //
 // DOCUMENTS. didOpen (language `tvmscript` or `python`; other languages are not tracked),
 // didChange (incremental ranges in the negotiated position encoding, or full text), didClose

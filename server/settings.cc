@@ -22,7 +22,7 @@ const json& SettingsSection(const json& value) {
   return value;
 }
 
-void ApplySettings(const json& section, bool allow_debounce, Settings* settings,
+void ApplySettings(const json& section, bool initialization, Settings* settings,
                    std::vector<std::string>* problems) {
   if (!section.is_object()) {
     if (!section.is_null()) problems->push_back("settings: expected an object");
@@ -68,13 +68,31 @@ void ApplySettings(const json& section, bool allow_debounce, Settings* settings,
     }
   }
   if (auto it = section.find("debounceMs"); it != section.end() && !it->is_null()) {
-    if (!allow_debounce) {
+    if (!initialization) {
       problems->push_back("debounceMs: only read from initializationOptions");
     } else if (it->is_number_integer() && it->get<int64_t>() >= 0 &&
                it->get<int64_t>() <= 60000) {
       settings->debounce_ms = static_cast<int>(it->get<int64_t>());
     } else {
       problems->push_back("debounceMs: expected an integer from 0 to 60000, got " + it->dump());
+    }
+  }
+  if (auto it = section.find("codeDescriptionBase"); it != section.end() && !it->is_null()) {
+    if (!initialization) {
+      problems->push_back("codeDescriptionBase: only read from initializationOptions");
+    } else if (it->is_string()) {
+      settings->docs_base = it->get<std::string>();
+    } else {
+      problems->push_back("codeDescriptionBase: expected a string, got " + it->dump());
+    }
+  }
+  if (auto it = section.find("semanticTokensForPython"); it != section.end() && !it->is_null()) {
+    if (!initialization) {
+      problems->push_back("semanticTokensForPython: only read from initializationOptions");
+    } else if (it->is_boolean()) {
+      settings->semantic_tokens_for_python = it->get<bool>();
+    } else {
+      problems->push_back("semanticTokensForPython: expected true or false, got " + it->dump());
     }
   }
 }

@@ -5,7 +5,9 @@
 //     "severity": {"storage-may-overflow": "off", "unknown-op": "error"},  // per code
 //     "assumedUpperBound": 4096,                    // AnalysisOptions.assumed_upper_bound
 //     "era": "auto" | "classic" | "current",        // AnalysisOptions.era
-//     "debounceMs": 0                               // initializationOptions only
+//     "debounceMs": 0,                              // initializationOptions only
+//     "codeDescriptionBase": "https://...",         // initializationOptions only; "" = none
+//     "semanticTokensForPython": false              // initializationOptions only
 //   }
 #ifndef TVMLS_SERVER_SETTINGS_H_
 #define TVMLS_SERVER_SETTINGS_H_
@@ -28,6 +30,12 @@ struct Settings {
   analysis::AnalysisOptions options;
   /// Fixed debounce before analysing an edited document; nullopt: adaptive.
   std::optional<int> debounce_ms;
+  /// Documentation of the codes (codeDescription.href = base + "#" + code); nullopt: the README
+  /// beside the binary (DefaultDocsBase), "": no codeDescription.
+  std::optional<std::string> docs_base;
+  /// Semantic tokens for `python` documents too (editors use one provider's tokens, and Python
+  /// files have Pylance's); `tvmscript` documents always get them.
+  bool semantic_tokens_for_python = false;
 
   /// The severity `d` is reported with, or nullopt when its code is turned off.
   std::optional<analysis::Severity> SeverityOf(const analysis::Diagnostic& d) const;
@@ -38,8 +46,9 @@ const nlohmann::json& SettingsSection(const nlohmann::json& value);
 
 /// Applies the fields present in `section` (an object; anything else changes nothing) to
 /// `settings`. A field of the wrong type or with an unknown value is skipped and described in
-/// `problems`. `debounceMs` is read only when `allow_debounce`.
-void ApplySettings(const nlohmann::json& section, bool allow_debounce, Settings* settings,
+/// `problems`. The initializationOptions-only fields (`debounceMs`, `codeDescriptionBase`,
+/// `semanticTokensForPython`) are read only when `initialization`.
+void ApplySettings(const nlohmann::json& section, bool initialization, Settings* settings,
                    std::vector<std::string>* problems);
 
 bool SameOptions(const analysis::AnalysisOptions& a, const analysis::AnalysisOptions& b);

@@ -199,6 +199,8 @@ class RelaxLowering {
     std::string var;
     int storage = -1;
   };
+  std::vector<int> removable_;  // symbols bound to provably pure values (unused-binding)
+  std::map<int, int> joined_with_;  // else-branch symbol -> then-branch symbol of a joined name
   struct DataflowState {
     TSNode with_stmt{};
     TSNode output_call{};
@@ -575,6 +577,7 @@ class RelaxLowering {
       if (new_then && new_else) {
         VarEntry joined = e;
         joined.info = types::Join(e.info, it->second.info, facts_);
+        joined_with_[it->second.symbol] = e.symbol;  // uses of the joined name use both
         env_[name] = joined;
       } else if (new_then || new_else) {
         branch_only_.insert(name);
@@ -718,6 +721,9 @@ class RelaxLowering {
       }
       Define(left, info, Symbol::Kind::kRelaxVar, annotated, v.constant, v.storage);
       if (v.storage >= 0) storages_[v.storage].name = std::string(TextOf(left, text_));
+      if (!match_cast && TextOf(left, text_)[0] != '_' && ProvablyPure(rhs)) {
+        removable_.push_back(static_cast<int>(fn_->symbols.size()) - 1);
+      }
       return;
     }
     // a, b = tuple_value
@@ -1333,6 +1339,42 @@ class RelaxLowering {
 
   // ---------------------------------------------------------------- purity
 
+  // True when every call in `value` is a Relax operator registered as pure (R.match_cast aside:
+  // its binding asserts a shape even when unused). Calls of anything else (module functions,
+  // Python values, unknown names) are not provably pure.
+  bool ProvablyPure(TSNode value) const {
+    bool pure = true;
+    ForEachNode(value, [&](TSNode n) {
+      if (!pure) return false;
+      if (!Is(n, "call")) return true;
+      auto path = DottedPath(Field(n, "function"), text_);
+      const ops::OpInfo* op = nullptr;
+      if (path && path->size() >= 2 && IsAlias(aliases_.relax, *path)) op = ops::FindOp(Join(*path, 1));
+      pure = op != nullptr && op->pure && (*path)[1] != "match_cast";
+      return pure;
+    });
+    return pure;
+  }
+
+  // Bindings of pure values whose variable nothing reads: a hint, faded by editors.
+  void FinishUnused() {
+    for (int index : removable_) {
+      const Symbol& s = fn_->symbols[static_cast<size_t>(index)];
+      if (!s.references.empty()) continue;
+      auto joined = joined_with_.find(index);
+      if (joined != joined_with_.end() &&
+          !fn_->symbols[static_cast<size_t>(joined->second)].references.empty()) {
+        continue;
+      }
+      Diagnostic d;
+      d.range = s.definition;
+      d.severity = Severity::kHint;
+      d.code = "unused-binding";
+      d.message = Quote(s.name) + " is never used";
+      fn_->diagnostics.push_back(std::move(d));
+    }
+  }
+
   void Impure(TSNode callee, const std::string& what, TSNode call) {
     if (dataflow_) {
       Diagnostic& d = Report(callee, Severity::kError, "impure-in-dataflow",
@@ -1567,7 +1609,10 @@ class RelaxLowering {
   }
 
  public:
-  void Finish() { FinishStorageFixes(); }
+  void Finish() {
+    FinishStorageFixes();
+    FinishUnused();
+  }
 
  private:
   // ---------------------------------------------------------------- call_tir

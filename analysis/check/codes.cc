@@ -1,0 +1,42 @@
+#include "check/codes.h"
+
+namespace tvmls::analysis {
+
+const std::vector<CodeInfo>& DiagnosticCodes() {
+  static const std::vector<CodeInfo> kCodes = {
+      {"syntax-error", "the parser could not read the text"},
+      {"storage-overflow", "a tensor view needs more bytes than its storage has"},
+      {"storage-may-overflow", "a tensor view may need more bytes than its storage has"},
+      {"impure-in-dataflow", "an impure call inside a dataflow block"},
+      {"impure-in-pure-function", "an impure call in a function not marked pure=False"},
+      {"kill-of-non-variable", "a kill of something that is not an allocated variable"},
+      {"call-tir-mismatch", "call_tir arguments or output struct info contradict the PrimFunc"},
+      {"invalid-axis-separators", "axis_separators that TIR buffer flattening rejects"},
+      {"shape-mismatch", "an annotation contradicts the inferred shape"},
+      {"dtype-mismatch", "an annotation contradicts the inferred dtype"},
+      {"invalid-op-call", "operator inference proves the call wrong"},
+      {"bad-op-arguments", "missing, unknown or duplicate operator arguments"},
+      {"unknown-op", "an R. name that is not a Relax operator"},
+      {"undefined-name", "a name bound nowhere"},
+      {"undefined-global", "a cls.f or global that the module does not define"},
+      {"dataflow-var-escape", "a dataflow variable used after its block without R.output"},
+      {"undefined-symbolic-var", "a symbolic variable used before any definition"},
+      {"redefined-name", "a Relax variable bound twice"},
+      {"missing-return", "a Relax function without a return"},
+      {"if-in-dataflow", "an if statement inside a dataflow block"},
+      {"output-outside-dataflow", "R.output outside a dataflow block"},
+      {"buffer-index-arity", "a buffer access with the wrong number of indices"},
+      {"buffer-index-out-of-bounds", "a constant index outside a constant buffer extent"},
+      {"unused-binding", "a pure Relax binding whose variable is never used", /*unnecessary=*/true},
+  };
+  return kCodes;
+}
+
+const CodeInfo* FindCode(std::string_view code) {
+  for (const CodeInfo& info : DiagnosticCodes()) {
+    if (code == info.code) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace tvmls::analysis

@@ -1,0 +1,64 @@
+// The table of diagnostic codes (analysis/check/codes.h) against what the fixtures expect, what the
+// analysis sources emit and what README.md documents.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "check/codes.h"
+#include "support/files.h"
+#include "support/fixture.h"
+
+namespace tvmls::testing {
+namespace {
+
+TEST(DiagnosticCodes, AreKebabCaseAndUnique) {
+  std::set<std::string> seen;
+  const std::regex kebab("[a-z]+(-[a-z]+)*");
+  for (const analysis::CodeInfo& info : analysis::DiagnosticCodes()) {
+    EXPECT_TRUE(std::regex_match(info.code, kebab)) << info.code;
+    EXPECT_TRUE(seen.insert(info.code).second) << "twice: " << info.code;
+    EXPECT_EQ(analysis::FindCode(info.code), &info);
+  }
+  EXPECT_EQ(analysis::FindCode("no-such-code"), nullptr);
+}
+
+TEST(DiagnosticCodes, EveryExpectedCodeIsInTheTable) {
+  int checked = 0;
+  for (const std::string& path : ListFilesRecursive("tests/fixtures", ".py")) {
+    for (const Expectation& e : ParseExpectations(ReadFileOrDie(path))) {
+      EXPECT_NE(analysis::FindCode(e.code), nullptr) << path << ": " << e.code;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+// Codes are string literals in the analysis sources (`d.code = "x-y"`): every row must occur in
+// some source, a row nobody emits being dead documentation.
+TEST(DiagnosticCodes, MatchWhatTheSourcesEmit) {
+  std::set<std::string> in_sources;
+  const std::regex literal("\"([a-z]+(-[a-z]+)+)\"");
+  for (const std::string& path : ListFilesRecursive("analysis", ".cc")) {
+    if (path.find("check/codes.cc") != std::string::npos) continue;
+    std::string text = ReadFileOrDie(path);
+    for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it) {
+      in_sources.insert((*it)[1].str());
+    }
+  }
+  for (const analysis::CodeInfo& info : analysis::DiagnosticCodes()) {
+    EXPECT_TRUE(in_sources.count(info.code)) << "no source emits " << info.code;
+  }
+}
+
+TEST(DiagnosticCodes, ReadmeHasAnAnchorPerCode) {
+  std::string readme = ReadFileOrDie(SourcePath("README.md"));
+  for (const analysis::CodeInfo& info : analysis::DiagnosticCodes()) {
+    std::string anchor = std::string("<a id=\"") + info.code + "\"></a>`" + info.code + "`";
+    EXPECT_NE(readme.find(anchor), std::string::npos) << "README.md lacks " << anchor;
+  }
+}
+
+}  // namespace
+}  // namespace tvmls::testing
