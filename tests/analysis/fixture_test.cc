@@ -294,7 +294,7 @@ TEST_P(Fixture, Engine) {
 
 TEST_P(Fixture, Cli) {
   std::ostringstream out, err;
-  int code = server::RunCli({"check", "--format", "json", GetParam()}, out, err);
+  int code = server::RunCli({"check", "--format", "json", "--hints", GetParam()}, out, err);
   bool expects_error = std::any_of(expectations_.begin(), expectations_.end(),
                                    [](const Expectation& e) { return e.severity == "error"; });
   EXPECT_EQ(code, expects_error ? 1 : 0) << err.str();
