@@ -1,0 +1,483 @@
+#include "query/namespaces.h"
+
+#include <array>
+#include <cctype>
+#include <unordered_map>
+
+namespace tvmls::analysis {
+
+namespace {
+
+constexpr Dialect kT = Dialect::kTir;
+constexpr Dialect kR = Dialect::kRelax;
+constexpr Dialect kI = Dialect::kIr;
+constexpr NameKind F = NameKind::kFunction;
+constexpr NameKind Ty = NameKind::kType;
+constexpr NameKind Ns = NameKind::kNamespace;
+constexpr NameKind Kw = NameKind::kKeyword;
+constexpr NameKind Dt = NameKind::kDtype;
+constexpr EraTag B = EraTag::kBoth;
+constexpr EraTag Cl = EraTag::kClassic;
+constexpr EraTag Cu = EraTag::kCurrent;
+
+// Buffer declaration parameters. `buffer_type` and `axis_separators` are gone in the current era.
+#define TVMLS_BUFFER_TAIL_CLASSIC \
+  "data=None, strides=None, elem_offset=None, scope=\"global\", align=0, offset_factor=0, " \
+  "buffer_type=\"\", axis_separators=None"
+#define TVMLS_BUFFER_TAIL_CURRENT \
+  "data=None, strides=None, elem_offset=None, scope=\"global\", align=0, offset_factor=0"
+#define TVMLS_ALLOC_TAIL_CLASSIC \
+  "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0, " \
+  "buffer_type=\"default\", axis_separators=None"
+#define TVMLS_ALLOC_TAIL_CURRENT \
+  "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0"
+
+// clang-format off
+std::vector<ScriptName> BuildTable() {
+  return {
+    // ---- T: decorators and frames
+    {kT, "prim_func", Kw, Cl, "private=False, check_well_formed=True", "Decorator: a TIR PrimFunc."},
+    {kT, "prim_func", Kw, Cu, nullptr, "Decorator: a TIR PrimFunc (s_tir=True for schedulable blocks)."},
+    {kT, "macro", Kw, B, "hygienic=True", "Decorator: a TIR macro, expanded where it is called."},
+    {kT, "block", Kw, Cl, "name=\"\", no_realize=False", "`with T.block(name):` a block with its own iteration domain."},
+    {kT, "sblock", Kw, Cu, "name=\"\", no_realize=False", "`with T.sblock(name):` a schedulable block with its own iteration domain."},
+    {kT, "init", Kw, B, "", "`with T.init():` the reduction initialisation of the enclosing block."},
+    {kT, "launch_thread", Kw, B, "thread, extent", "Binds a thread axis (`\"threadIdx.x\"` or an env_thread) with an extent."},
+    {kT, "attr", Kw, B, "node, attr_key, value", "`with T.attr(node, key, value):` an attribute statement around its body."},
+    {kT, "realize", Kw, Cl, "buffer_slice, storage_scope, condition=True", "`with T.realize(region, scope):` realizes a buffer region (classic only)."},
+    {kT, "allocate", F, Cl, "extents, dtype, scope=\"global\", condition=None, annotations=None", "Allocates a data pointer of the given extents (classic only).", false, 1},
+    {kT, "allocate_const", F, Cl, "data, dtype, extents, annotations=None", "Allocates constant data (classic only).", false, 1},
+    {kT, "Assert", Kw, Cl, "condition, message", "An assertion statement around its body."},
+    {kT, "LetStmt", F, Cl, "value, type_annotation=None, *, var=None", "A let statement binding a new variable (classic only)."},
+
+    // ---- T: function prologue
+    {kT, "func_attr", F, B, "attrs", "Attributes of the enclosing PrimFunc (a dict)."},
+    {kT, "func_name", F, B, "name", "Sets the name of the enclosing PrimFunc."},
+    {kT, "func_ret", F, B, "ret_type", "Sets the return type of the enclosing PrimFunc."},
+    {kT, "arg", F, B, "name, obj", "Adds a parameter to the enclosing PrimFunc."},
+    {kT, "match_buffer", F, Cl, "param, shape=None, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CLASSIC, "Binds a handle parameter (or a buffer region) to a buffer of the given shape.", false, 2},
+    {kT, "match_buffer", F, Cu, "param, shape=None, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT, "Binds a handle parameter (or a buffer region) to a buffer of the given shape.", false, 2},
+
+    // ---- T: block contents
+    {kT, "axis", Ns, B, nullptr, "Block iteration variables: spatial, reduce, scan, opaque, remap."},
+    {kT, "axis.spatial", F, B, "dom, binding, dtype=\"int32\"", "A spatial block iteration variable over `dom`, bound to `binding`.", false, 2},
+    {kT, "axis.reduce", F, B, "dom, binding, dtype=\"int32\"", "A reduction block iteration variable over `dom`, bound to `binding`.", false, 2},
+    {kT, "axis.scan", F, B, "dom, binding, dtype=\"int32\"", "A scan block iteration variable over `dom`, bound to `binding`.", false, 2},
+    {kT, "axis.opaque", F, B, "dom, binding, dtype=\"int32\"", "An opaque block iteration variable over `dom`, bound to `binding`.", false, 2},
+    {kT, "axis.remap", F, B, "kinds, bindings, dtype=\"int32\"", "Block iteration variables from loop variables; `kinds` is a string of S/R letters.", false, 2},
+    {kT, "axis.S", F, B, "dom, binding, dtype=\"int32\"", "Short for T.axis.spatial.", false, 2},
+    {kT, "axis.R", F, B, "dom, binding, dtype=\"int32\"", "Short for T.axis.reduce.", false, 2},
+    {kT, "reads", F, B, "*buffer_slices", "The buffer regions the enclosing block reads."},
+    {kT, "writes", F, B, "*buffer_slices", "The buffer regions the enclosing block writes."},
+    {kT, "where", F, B, "predicate", "The predicate of the enclosing block."},
+    {kT, "block_attr", F, Cl, "attrs", "Annotations of the enclosing block (a dict)."},
+    {kT, "sblock_attr", F, Cu, "attrs", "Annotations of the enclosing sblock (a dict)."},
+    {kT, "alloc_buffer", F, Cl, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CLASSIC, "Allocates a buffer in the enclosing block (the root block at function level).", false, 1},
+    {kT, "alloc_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT, "Allocates a buffer from here to the end of the enclosing scope.", false, 1},
+    {kT, "sblock_alloc_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT, "Allocates a buffer owned by the enclosing sblock.", false, 1},
+    {kT, "decl_buffer", F, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer over existing data (usually `data=` a pointer).", false, 1},
+    {kT, "decl_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT, "Declares a buffer over existing data (usually `data=` a pointer).", false, 1},
+
+    // ---- T: loops
+    {kT, "serial", F, B, "start, stop=None, *, annotations=None", "A sequential loop over [start, stop) (or [0, start))."},
+    {kT, "parallel", F, B, "start, stop=None, *, annotations=None", "A parallel loop over [start, stop) (or [0, start))."},
+    {kT, "vectorized", F, B, "start, stop=None, *, annotations=None", "A vectorized loop over [start, stop) (or [0, start))."},
+    {kT, "unroll", F, B, "start, stop=None, *, annotations=None", "An unrolled loop over [start, stop) (or [0, start))."},
+    {kT, "thread_binding", F, B, "start, stop=None, thread=None, *, annotations=None", "A loop bound to a thread axis such as \"threadIdx.x\"."},
+    {kT, "grid", F, B, "*extents", "Nested serial loops, one per extent: `for i, j in T.grid(m, n)`."},
+
+    // ---- T: statements
+    {kT, "env_thread", F, B, "thread_tag, dtype=\"int32\"", "A thread axis variable, launched later with T.launch_thread.", false, 1},
+    {kT, "evaluate", F, B, "value", "Evaluates an expression for its side effects."},
+    {kT, "buffer_store", F, B, "buffer, value, indices, predicate=None", "Stores `value` into `buffer` at `indices`."},
+    {kT, "prefetch", F, B, "buffer, bounds", "A prefetch hint for a region of a buffer."},
+    {kT, "bind", F, Cu, nullptr, "Binds a value to a new immutable variable (the current era's let statement)."},
+    {kT, "let", F, Cl, "v, value, body=None", "Let binding of `v` to `value` (deprecated: use T.Let or an assignment).", true},
+    {kT, "let", Ty, Cu, nullptr, "Annotation of an immutable binding: `x: T.let[T.int32] = value`."},
+    {kT, "Let", F, B, "expr, where", "Let expression: `expr` with the single binding in the dict `where`."},
+
+    // ---- T: types
+    {kT, "Buffer", Ty, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "A TIR buffer: parameter annotation or buffer declaration.", false, 1},
+    {kT, "Buffer", Ty, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT, "A TIR buffer: parameter annotation or buffer declaration.", false, 1},
+    {kT, "buffer", F, B, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer object (as T.Buffer).", false, 1},
+    {kT, "buffer_decl", F, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer object (deprecated: use T.Buffer).", true, 1},
+    {kT, "handle", Ty, Cl, "dtype=None, storage_scope=\"global\", *, is_size_var=False", "An opaque pointer: a PrimFunc parameter bound by T.match_buffer, or a data pointer.", false, 0},
+    {kT, "handle", Ty, Cu, "dtype=None, storage_scope=\"global\"", "An opaque pointer: a PrimFunc parameter bound by T.match_buffer, or a data pointer.", false, 0},
+    {kT, "void", Ty, B, "expr=None", "The void type, or a cast to it."},
+    {kT, "Ptr", Ty, Cl, "dtype, storage_scope=\"global\"", "A typed pointer (deprecated: use T.handle(dtype, scope)).", true, 0},
+    {kT, "ptr", F, Cl, "dtype, storage_scope=\"global\", is_size_var=False", "A pointer variable of the given element dtype.", false, 0},
+    {kT, "var", F, Cl, "dtype, name=\"\"", "A scalar variable (deprecated: use T.int32() and friends).", true, 0},
+    {kT, "buffer_var", F, Cl, "dtype, storage_scope=\"global\"", "A pointer variable (deprecated: use T.handle).", true, 0},
+    {kT, "Range", F, B, "begin, end", "The half-open range [begin, end)."},
+    {kT, "target", F, B, "target_config, host=None", "A compilation target from a string or a config dict."},
+    {kT, "meta_var", F, B, "value", "A value used by the parser only (metaprogramming); it is not part of the TIR."},
+    {kT, "comm_reducer", F, B, "combiner, identity", "A commutative reducer from a two-argument lambda and its identity values."},
+    {kT, "index_map", F, B, "mapping, *, inverse_index_map=None, index_dtype=\"int64\"", "An index map from a lambda."},
+    {kT, "iter_var", F, B, "v, dom, iter_type, thread_tag", "An iteration variable over `dom`."},
+
+    // ---- T: dtypes (scalar constructors: `T.int32()` declares a variable, `T.int32(5)` a constant)
+    {kT, "bool", Dt, B, "expr=None", "The bool dtype: a variable (no argument) or a constant/cast."},
+    {kT, "int8", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int8", Dt, Cu, "expr=None", "8-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int16", Dt, Cl, "expr=None, *, is_size_var=False", "16-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int16", Dt, Cu, "expr=None", "16-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int32", Dt, Cl, "expr=None, *, is_size_var=False", "32-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int32", Dt, Cu, "expr=None", "32-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int64", Dt, Cl, "expr=None, *, is_size_var=False", "64-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "int64", Dt, Cu, "expr=None", "64-bit signed integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint8", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint8", Dt, Cu, "expr=None", "8-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint16", Dt, Cl, "expr=None, *, is_size_var=False", "16-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint16", Dt, Cu, "expr=None", "16-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint32", Dt, Cl, "expr=None, *, is_size_var=False", "32-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint32", Dt, Cu, "expr=None", "32-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint64", Dt, Cl, "expr=None, *, is_size_var=False", "64-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "uint64", Dt, Cu, "expr=None", "64-bit unsigned integer: a variable (no argument) or a constant/cast."},
+    {kT, "float16", Dt, Cl, "expr=None, *, is_size_var=False", "16-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "float16", Dt, Cu, "expr=None", "16-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "float32", Dt, Cl, "expr=None, *, is_size_var=False", "32-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "float32", Dt, Cu, "expr=None", "32-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "float64", Dt, Cl, "expr=None, *, is_size_var=False", "64-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "float64", Dt, Cu, "expr=None", "64-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
+    {kT, "bfloat16", Dt, Cl, "expr=None, *, is_size_var=False", "Brain float 16: a variable (no argument) or a constant/cast."},
+    {kT, "bfloat16", Dt, Cu, "expr=None", "Brain float 16: a variable (no argument) or a constant/cast."},
+    {kT, "float8_e4m3fn", Dt, B, "expr=None", "8-bit float (4 exponent, 3 mantissa bits, finite): a variable or a constant/cast."},
+    {kT, "float8_e5m2", Dt, B, "expr=None", "8-bit float (5 exponent, 2 mantissa bits): a variable or a constant/cast."},
+    {kT, "float4_e2m1fn", Dt, B, "expr=None", "4-bit float (2 exponent, 1 mantissa bit): a variable or a constant/cast."},
+
+    // ---- T: expressions
+    {kT, "Cast", F, B, "dtype, value", "Converts `value` to `dtype`.", false, 0},
+    {kT, "cast", F, B, "src, dtype", "Converts `src` to `dtype`.", false, 1},
+    {kT, "reinterpret", F, B, "dtype, value", "Reinterprets the bits of `value` as `dtype`.", false, 0},
+    {kT, "if_then_else", F, B, "cond, t, f", "`t` where `cond` holds, else `f` (only the chosen branch is evaluated)."},
+    {kT, "Select", F, B, "condition, true_value, false_value", "`true_value` where `condition` holds, else `false_value` (both evaluated)."},
+    {kT, "likely", F, B, "cond", "Marks a condition as likely true."},
+    {kT, "assume", F, B, "cond=None", "States a fact the compiler may assume."},
+    {kT, "undef", F, B, "", "An undefined value (the store is dead)."},
+    {kT, "min", F, B, "a, b", "The smaller of two expressions."},
+    {kT, "max", F, B, "a, b", "The larger of two expressions."},
+    {kT, "max_value", F, B, "dtype", "The largest value of `dtype`.", false, 0},
+    {kT, "min_value", F, B, "dtype", "The smallest value of `dtype`.", false, 0},
+    {kT, "infinity", F, B, "dtype", "Positive infinity of a float `dtype`.", false, 0},
+    {kT, "floordiv", F, B, "a, b", "Integer division rounding toward negative infinity."},
+    {kT, "floormod", F, B, "a, b", "The remainder of floordiv (same sign as b)."},
+    {kT, "truncdiv", F, B, "a, b", "Integer division rounding toward zero."},
+    {kT, "truncmod", F, B, "a, b", "The remainder of truncdiv (same sign as a)."},
+    {kT, "ceildiv", F, B, "lhs, rhs", "Integer division rounding up."},
+    {kT, "abs", F, B, "x", "Absolute value."},
+    {kT, "fabs", F, B, "x", "Absolute value (as T.abs)."},
+    {kT, "exp", F, B, "x", "e to the power x."},
+    {kT, "exp2", F, B, "x", "2 to the power x."},
+    {kT, "exp10", F, B, "x", "10 to the power x."},
+    {kT, "log", F, B, "x", "Natural logarithm."},
+    {kT, "log2", F, B, "x", "Base-2 logarithm."},
+    {kT, "log10", F, B, "x", "Base-10 logarithm."},
+    {kT, "log1p", F, B, "x", "log(1 + x)."},
+    {kT, "sqrt", F, B, "x", "Square root."},
+    {kT, "rsqrt", F, B, "x", "1 / sqrt(x)."},
+    {kT, "pow", F, B, "x, y", "x to the power y."},
+    {kT, "sigmoid", F, B, "x", "1 / (1 + exp(-x))."},
+    {kT, "erf", F, B, "x", "The Gauss error function."},
+    {kT, "tanh", F, B, "x", "Hyperbolic tangent."},
+    {kT, "sin", F, B, "x", "Sine."},
+    {kT, "cos", F, B, "x", "Cosine."},
+    {kT, "tan", F, B, "x", "Tangent."},
+    {kT, "sinh", F, B, "x", "Hyperbolic sine."},
+    {kT, "cosh", F, B, "x", "Hyperbolic cosine."},
+    {kT, "asin", F, B, "x", "Arc sine."},
+    {kT, "acos", F, B, "x", "Arc cosine."},
+    {kT, "atan", F, B, "x", "Arc tangent."},
+    {kT, "asinh", F, B, "x", "Inverse hyperbolic sine."},
+    {kT, "acosh", F, B, "x", "Inverse hyperbolic cosine."},
+    {kT, "atanh", F, B, "x", "Inverse hyperbolic tangent."},
+    {kT, "atan2", F, B, "x1, x2", "Arc tangent of x1 / x2 in the right quadrant."},
+    {kT, "floor", F, B, "x", "Rounds down."},
+    {kT, "ceil", F, B, "x", "Rounds up."},
+    {kT, "round", F, B, "x", "Rounds to the nearest integer."},
+    {kT, "nearbyint", F, B, "x", "Rounds to the nearest integer in the current rounding mode."},
+    {kT, "trunc", F, B, "x", "Rounds toward zero."},
+    {kT, "fmod", F, B, "x, y", "Floating-point remainder of x / y."},
+    {kT, "hypot", F, B, "x1, x2", "sqrt(x1 * x1 + x2 * x2)."},
+    {kT, "copysign", F, B, "x1, x2", "x1 with the sign of x2."},
+    {kT, "ldexp", F, B, "x1, x2", "x1 * 2 ** x2."},
+    {kT, "nextafter", F, B, "x1, x2", "The next float after x1 toward x2."},
+    {kT, "isnan", F, B, "x", "Whether x is NaN."},
+    {kT, "isinf", F, B, "x", "Whether x is infinite."},
+    {kT, "isfinite", F, B, "x", "Whether x is finite."},
+    {kT, "isnullptr", F, B, "x", "Whether a handle is null."},
+    {kT, "clz", F, B, "x", "Count of leading zero bits."},
+    {kT, "popcount", F, B, "x", "Count of set bits."},
+    {kT, "bitwise_and", F, B, "x, y", "Bitwise and."},
+    {kT, "bitwise_or", F, B, "x, y", "Bitwise or."},
+    {kT, "bitwise_xor", F, B, "x, y", "Bitwise exclusive or."},
+    {kT, "bitwise_not", F, B, "x", "Bitwise complement."},
+    {kT, "shift_left", F, B, "x, y", "x shifted left by y bits."},
+    {kT, "shift_right", F, B, "x, y", "x shifted right by y bits."},
+    {kT, "q_multiply_shift", F, B, "x, y, q, s", "Fixed-point multiplication of x by y (q fractional bits) then a shift by s."},
+    {kT, "ret", F, Cl, "val", "Returns a value from the PrimFunc."},
+    {kT, "vscale", F, B, "", "The scalable vector length multiplier (SVE)."},
+    {kT, "Broadcast", F, B, "value, lanes", "A vector of `lanes` copies of `value`."},
+    {kT, "broadcast", F, B, "value, lanes", "A vector of `lanes` copies of `value`."},
+    {kT, "Ramp", F, B, "base, stride, lanes", "The vector base, base + stride, ... of `lanes` elements."},
+    {kT, "ramp", F, B, "base, stride, lanes", "The vector base, base + stride, ... of `lanes` elements."},
+    {kT, "Shuffle", F, B, "vectors, indices", "Picks lanes out of concatenated vectors."},
+    {kT, "Var", F, B, "name, dtype", "A TIR variable.", false, 1},
+    {kT, "IntImm", F, B, "dtype, value", "An integer constant of `dtype`.", false, 0},
+    {kT, "FloatImm", F, B, "dtype, value", "A float constant of `dtype`.", false, 0},
+    {kT, "StringImm", F, B, "value", "A string constant."},
+    {kT, "BufferLoad", F, B, "buffer, indices", "A load from `buffer` at `indices`."},
+    {kT, "Call", F, B, "dtype, op, args", "A call of an intrinsic op returning `dtype`.", false, 0},
+    {kT, "address_of", F, B, "obj", "The address of a buffer element."},
+    {kT, "lookup_param", F, B, "param_name", "A parameter of the module by name."},
+
+    // ---- T: calls and intrinsics
+    {kT, "call_extern", F, B, "dtype, func_name, *args", "Calls an external C function returning `dtype`.", false, 0},
+    {kT, "call_pure_extern", F, B, "dtype, func_name, *args", "Calls a side-effect-free external function returning `dtype`.", false, 0},
+    {kT, "call_intrin", F, B, "dtype, func_name, *args", "Calls a TIR intrinsic returning `dtype`.", false, 0},
+    {kT, "call_llvm_intrin", F, B, "dtype, name, *args", "Calls an LLVM intrinsic returning `dtype`.", false, 0},
+    {kT, "call_llvm_pure_intrin", F, B, "dtype, name, *args", "Calls a side-effect-free LLVM intrinsic returning `dtype`.", false, 0},
+    {kT, "call_packed", F, B, "*args", "Calls a packed function by name (the first argument)."},
+    {kT, "call_cpacked", F, B, "*args", "Calls a packed function through its C symbol."},
+    {kT, "call_packed_lowered", F, B, "*args", "A packed call after argument packing is lowered."},
+    {kT, "call_cpacked_lowered", F, B, "*args", "A C packed call after argument packing is lowered."},
+    {kT, "tvm_call_packed", F, B, "*args", "Same as T.call_packed."},
+    {kT, "tvm_call_cpacked", F, B, "*args", "Same as T.call_cpacked."},
+    {kT, "tvm_access_ptr", F, B, "ptype, data, offset, extent, rw_mask", "A pointer into a buffer's data with an access mask (1 read, 2 write)."},
+    {kT, "tvm_throw_last_error", F, B, "", "Returns the last error to the caller."},
+    {kT, "tvm_stack_alloca", F, B, "dtype_str, num", "Stack space for `num` values of a runtime type."},
+    {kT, "tvm_stack_make_shape", F, B, "*args", "A shape array on the stack."},
+    {kT, "tvm_stack_make_array", F, B, "data, shape, strides, ndim, arr_dtype, elem_offset", "A DLTensor on the stack."},
+    {kT, "tvm_tuple", F, B, "*value", "A tuple of values for intrinsics that take one."},
+    {kT, "tvm_struct_get", F, B, "arr, index, field, dtype", "Reads a field of a runtime struct.", false, 3},
+    {kT, "tvm_struct_set", F, B, "arr, index, field, value", "Writes a field of a runtime struct."},
+    {kT, "tvm_thread_allreduce", F, B, "*freduce_args", "A reduction across the threads of a block."},
+    {kT, "tvm_storage_sync", F, B, "storage_scope", "A barrier over the memory of a storage scope (\"shared\", \"global\")."},
+    {kT, "tvm_warp_shuffle", F, B, "mask, value, warp_id, width, warp_size", "Reads `value` from another lane of the warp."},
+    {kT, "tvm_warp_shuffle_up", F, B, "mask, value, offset, width, warp_size", "Reads `value` from a lower lane of the warp."},
+    {kT, "tvm_warp_shuffle_down", F, B, "mask, value, offset, width, warp_size", "Reads `value` from a higher lane of the warp."},
+    {kT, "tvm_warp_activemask", F, B, "", "The mask of active lanes of the warp."},
+    {kT, "start_profile_intrinsic", F, B, "id", "Starts a profiling region."},
+    {kT, "end_profile_intrinsic", F, B, "id", "Ends a profiling region."},
+
+    // ---- R: decorators and frames
+    {kR, "function", Kw, B, "pure=True, private=False, check_well_formed=True", "Decorator: a Relax function."},
+    {kR, "macro", Kw, B, "hygienic=True", "Decorator: a Relax macro, expanded where it is called."},
+    {kR, "dataflow", Kw, B, "", "`with R.dataflow():` a block of pure bindings, closed by R.output."},
+
+    // ---- R: function prologue and bindings
+    {kR, "output", F, B, "*vars", "The variables of the dataflow block that stay visible after it."},
+    {kR, "func_attr", F, B, "attrs", "Attributes of the enclosing function (a dict)."},
+    {kR, "func_name", F, B, "name", "Sets the name of the enclosing function."},
+    {kR, "func_ret_value", F, B, "value", "Sets the return value of the enclosing function."},
+    {kR, "func_ret_struct_info", F, Cl, "ret_sinfo", "Sets the return struct info of the enclosing function."},
+    {kR, "func_ret_type", F, Cu, nullptr, "Sets the return type of the enclosing function."},
+    {kR, "match_cast", F, Cl, "value, struct_info", "Casts `value` to a struct info, checked at run time; may bind new shape variables."},
+    {kR, "match_cast", F, Cu, nullptr, "Casts `value` to a type, checked at run time; may bind new shape variables."},
+    {kR, "emit", F, Cl, "value, annotate_struct_info=None", "Emits a binding of `value` (builder API)."},
+    {kR, "emit", F, Cu, nullptr, "Emits a binding of `value` (builder API)."},
+    {kR, "emit_match_cast", F, Cl, "value, struct_info", "Emits a match_cast binding (builder API)."},
+    {kR, "emit_match_cast", F, Cu, nullptr, "Emits a match_cast binding (builder API)."},
+    {kR, "emit_with_sinfo", F, Cl, "name, args, sinfo_args", "Emits a call of a builtin with explicit struct info (builder API)."},
+    {kR, "emit_with_ty", F, Cu, nullptr, "Emits a call of a builtin with explicit types (builder API)."},
+    {kR, "ExternFunc", F, B, "global_symbol", "A function defined outside the module, by symbol name."},
+
+    // ---- R: types (struct info annotations)
+    {kR, "Tensor", Ty, B, "shape=None, dtype=None, vdevice=None, ndim=-1", "A tensor annotation: shape (with symbolic dims as strings or names) and dtype.", false, 1},
+    {kR, "Shape", Ty, B, "values=None, ndim=-1", "A shape value annotation."},
+    {kR, "Tuple", Ty, B, "*fields", "A tuple annotation; R.Tuple() is the empty (void) tuple."},
+    {kR, "Object", Ty, Cl, "", "An opaque object annotation (R.Any in the current era)."},
+    {kR, "Object", Ty, Cu, "", "An opaque object annotation (kept as an alias of R.Any).", true},
+    {kR, "Any", Ty, Cu, "", "An opaque value annotation."},
+    {kR, "Prim", Ty, B, "dtype=None, value=None", "A TIR scalar annotation: a dtype, or a known value.", false, 0},
+    {kR, "Callable", Ty, B, "params=None, ret=None, purity=None, derive_func=None", "A function annotation: parameter and return annotations and purity."},
+
+    // ---- R: sub-namespaces (their operators come from the op registry)
+    {kR, "nn", Ns, B, nullptr, "Neural network operators: convolution, pooling, normalisation, activations."},
+    {kR, "memory", Ns, B, nullptr, "Explicit storage and tensor allocation."},
+    {kR, "vm", Ns, B, nullptr, "Virtual machine level allocation and calls."},
+    {kR, "builtin", Ns, B, nullptr, "Runtime builtins: tensor allocation, parameter lifting."},
+    {kR, "ccl", Ns, B, nullptr, "Collective communication across workers."},
+    {kR, "image", Ns, B, nullptr, "Image operators: resize, grid sampling."},
+    {kR, "grad", Ns, B, nullptr, "Gradient operators and checkpoint markers."},
+    {kR, "dist", Ns, B, nullptr, "Distributed tensors: sharding annotations and redistribution."},
+    {kR, "vision", Ns, B, nullptr, "Vision operators: non-maximum suppression, ROI pooling."},
+
+    // ---- I
+    {kI, "ir_module", Kw, Cl, "check_well_formed=True", "Decorator: a class whose methods are the functions of an IRModule."},
+    {kI, "ir_module", Kw, Cu, nullptr, "Decorator: a class whose methods are the functions of an IRModule."},
+    {kI, "module_attrs", F, B, "attrs", "Attributes of the enclosing module (a dict)."},
+    {kI, "module_global_infos", F, B, "global_infos", "Global infos of the enclosing module, e.g. {\"vdevice\": [...]}."},
+    {kI, "vdevice", F, B, "target=None, vdevice_id=0, memory_scope=\"global\"", "A virtual device: a target, a device id and a memory scope."},
+    {kI, "dummy_global_info", F, B, "", "A placeholder global info."},
+    {kI, "lookup_vdevice", F, B, "target_kind=None, device_index=-1", "The virtual device of a kind and index among the module's global infos."},
+    {kI, "GlobalVar", F, B, "name", "A reference to a module function by name."},
+    {kI, "pyfunc", Kw, B, nullptr, "Decorator: a plain Python method of the module (not parsed as TVMScript)."},
+  };
+}
+// clang-format on
+
+#undef TVMLS_BUFFER_TAIL_CLASSIC
+#undef TVMLS_BUFFER_TAIL_CURRENT
+#undef TVMLS_ALLOC_TAIL_CLASSIC
+#undef TVMLS_ALLOC_TAIL_CURRENT
+
+}  // namespace
+
+const std::vector<ScriptName>& AllScriptNames() {
+  static const std::vector<ScriptName> table = BuildTable();
+  return table;
+}
+
+namespace {
+
+// Rows by dialect and path (one or two rows per path), for FindScriptName.
+using PathIndex = std::unordered_map<std::string_view, std::vector<const ScriptName*>>;
+
+const PathIndex& IndexOf(Dialect dialect) {
+  static const std::array<PathIndex, 3> index = [] {
+    std::array<PathIndex, 3> out;
+    for (const ScriptName& n : AllScriptNames()) out[static_cast<size_t>(n.dialect)][n.path].push_back(&n);
+    return out;
+  }();
+  return index[static_cast<size_t>(dialect)];
+}
+
+}  // namespace
+
+const ScriptName* FindScriptName(Dialect dialect, std::string_view path, bool classic, bool current) {
+  const PathIndex& index = IndexOf(dialect);
+  auto it = index.find(path);
+  if (it == index.end()) return nullptr;
+  const bool prefer_current = current && !classic;
+  const ScriptName* found = nullptr;
+  for (const ScriptName* row : it->second) {
+    const ScriptName& n = *row;
+    if (!InEra(n.era, classic, current)) continue;
+    if (found == nullptr) {
+      found = &n;
+    } else if ((n.era == EraTag::kCurrent) == prefer_current) {
+      found = &n;
+    }
+  }
+  return found;
+}
+
+std::vector<ParamText> ParseParams(const char* params) {
+  std::vector<ParamText> out;
+  if (params == nullptr) return out;
+  std::string_view text(params);
+  std::vector<std::string_view> pieces;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      pieces.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  pieces.push_back(text.substr(start));
+  bool keyword_only = false;
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+  };
+  for (std::string_view piece : pieces) {
+    piece = trim(piece);
+    if (piece.empty()) continue;
+    if (piece == "*") {
+      keyword_only = true;
+      continue;
+    }
+    ParamText p;
+    if (piece.substr(0, 2) == "**") {
+      p.var_keyword = true;
+      piece.remove_prefix(2);
+    } else if (piece.front() == '*') {
+      p.var_positional = true;
+      piece.remove_prefix(1);
+    }
+    size_t eq = piece.find('=');
+    if (eq != std::string_view::npos) {
+      p.has_default = true;
+      p.default_text = std::string(trim(piece.substr(eq + 1)));
+      piece = trim(piece.substr(0, eq));
+    }
+    p.name = std::string(piece);
+    p.keyword_only = keyword_only && !p.var_keyword;
+    if (p.var_positional) keyword_only = true;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+namespace {
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+// Scalar dtype without lanes. Bit widths are checked per family.
+bool IsScalarDtype(std::string_view s) {
+  static const char* const kExact[] = {"bool", "void", "handle", "bfloat16", "float8_e4m3fn",
+                                       "float8_e4m3", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
+                                       "float8_e5m2", "float8_e5m2fnuz", "float8_e3m4",
+                                       "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
+                                       "float4_e2m1fn"};
+  for (const char* e : kExact) {
+    if (s == e) return true;
+  }
+  struct Family {
+    const char* prefix;
+    std::vector<std::string_view> bits;
+  };
+  static const Family kFamilies[] = {
+      {"int", {"1", "4", "8", "16", "32", "64"}},
+      {"uint", {"1", "4", "8", "16", "32", "64"}},
+      {"float", {"16", "32", "64"}},
+  };
+  for (const Family& f : kFamilies) {
+    std::string_view prefix(f.prefix);
+    if (s.substr(0, prefix.size()) != prefix) continue;
+    std::string_view rest = s.substr(prefix.size());
+    for (std::string_view b : f.bits) {
+      if (rest == b) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsDtypeName(std::string_view text) {
+  if (IsScalarDtype(text)) return true;
+  size_t x = text.rfind('x');
+  if (x == std::string_view::npos || x == 0) return false;
+  std::string_view lanes = text.substr(x + 1);
+  return AllDigits(lanes) && lanes.size() <= 5 && lanes[0] != '0' && IsScalarDtype(text.substr(0, x)) &&
+         text.substr(0, x) != "void" && text.substr(0, x) != "handle";
+}
+
+const std::vector<const char*>& ScalarDtypes() {
+  static const std::vector<const char*> names = {
+      "float32", "float16", "float64", "bfloat16", "int32", "int64", "int8", "int16", "uint8",
+      "uint16", "uint32", "uint64", "bool", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn"};
+  return names;
+}
+
+}  // namespace tvmls::analysis

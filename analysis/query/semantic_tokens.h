@@ -1,0 +1,75 @@
+// Semantic tokens: what each TVMScript name in a file is, for highlighting beyond the syntax.
+// Byte ranges; the server encodes them as LSP's relative line/character integers.
+//
+// Sources: the semantic model for names (its symbols' definitions and references, function and
+// module names, `cls.f` references) and a walk of the syntax tree for attribute chains of the
+// TVMScript aliases (`R.nn.conv2d`, `T.axis.remap`, `I.ir_module`), import aliases and dtype
+// strings. Only what is known is marked: an `R.` path that is neither an operator nor in the
+// namespace table (query/namespaces.h) gets no token past the last known part.
+#ifndef TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
+#define TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "model/model.h"
+#include "syntax/document.h"
+#include "text/text_range.h"
+
+namespace tvmls::analysis {
+
+/// Token types. SemanticTokenLegend() names each for the LSP legend; two of them are custom
+/// (`dtype`, `buffer`) and carry the standard type a client without them should fall back to.
+enum class SemanticTokenType : uint8_t {
+  kNamespace,    // the R/T/I aliases (uses and import declarations) and sub-namespaces: nn, memory, axis
+  kClass,        // the name of an `@I.ir_module` class at its definition
+  kType,         // type / annotation constructors: R.Tensor, R.Shape, R.Object, R.Any, T.Buffer, T.handle
+  kDtype,        // dtypes: T.float32-style names and dtype strings in dtype positions ("float32")
+  kFunction,     // Relax operators (R.nn.conv2d: `conv2d`), T./R./I. builder functions, module
+                 // functions (their `def` names and `cls.f` references)
+  kDecorator,    // the last part of a decorator: R.function, T.prim_func, I.ir_module
+  kParameter,    // Relax function parameters
+  kVariable,     // Relax variables, TIR scalar variables and parameters
+  kBuffer,       // TIR buffers (parameters, match_buffer, alloc_buffer, decl_buffer)
+  kSymbolicVar,  // symbolic shape variables, also inside string annotations: ("n", 4)
+};
+constexpr int kSemanticTokenTypeCount = 10;
+
+/// Modifier bits.
+enum SemanticTokenModifier : uint32_t {
+  kModDeclaration = 1u << 0,     // the defining occurrence
+  kModReadonly = 1u << 1,        // symbolic shape variables
+  kModDefaultLibrary = 1u << 2,  // names TVMScript provides: operators, builders, types, dtypes
+  kModDeprecated = 1u << 3,      // superseded names (T.var, T.buffer_decl, R.Object in a current file)
+};
+constexpr int kSemanticTokenModifierCount = 4;
+
+struct SemanticTokenTypeInfo {
+  const char* name;      // the legend name
+  const char* standard;  // the LSP standard type to use instead when the client lacks `name`
+};
+
+/// Indexed by SemanticTokenType: {"namespace", "namespace"}, ..., {"dtype", "type"},
+/// {"buffer", "variable"}, {"typeParameter", "typeParameter"} (symbolic variables).
+const SemanticTokenTypeInfo* SemanticTokenLegend();
+/// Modifier names in bit order: "declaration", "readonly", "defaultLibrary", "deprecated".
+const char* const* SemanticTokenModifierNames();
+
+struct SemanticToken {
+  TextRange range;
+  SemanticTokenType type = SemanticTokenType::kVariable;
+  uint32_t modifiers = 0;
+};
+
+/// Every token of the file, sorted by position, non-overlapping, non-empty and within one line
+/// (multi-line candidates are dropped). Where candidates overlap, the one starting first (the
+/// shorter on a tie) is kept. Cost: one walk of the syntax tree plus the model's symbols.
+std::vector<SemanticToken> SemanticTokens(const Document& doc, const FileModel& model);
+
+/// The tokens that intersect `range` (LSP's semanticTokens/range): the tree walk descends only
+/// into nodes that intersect it, and only the functions that intersect it are read.
+std::vector<SemanticToken> SemanticTokensInRange(const Document& doc, const FileModel& model, TextRange range);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
