@@ -6,7 +6,9 @@
 //   Fixes       every fix of every diagnostic applies cleanly and makes things better: the fixed
 //               code occurs fewer times and no code occurs more often.
 //   Syntax      the fixture parses without syntax errors unless it expects `syntax-error`.
-//   Queries     hover / definition / references at each query marker give what it states.
+//   Queries     hover / definition / references / highlight / rename / annotate at each query
+//               marker give what it states; renames and annotations applied to the text leave
+//               no new diagnostic.
 // The expectation parser and the comparison are unit-tested here too.
 #include <gtest/gtest.h>
 
@@ -20,6 +22,7 @@
 
 #include "analysis.h"
 #include "model/model.h"
+#include "query/navigation.h"
 #include "query/queries.h"
 #include "cli.h"
 #include "support/files.h"
@@ -167,6 +170,68 @@ TEST(FixtureParser, MalformedLinesAreRefused) {
   }
 }
 
+TEST(FixtureParser, QueryMarkers) {
+  std::string text =
+      "    lv = R.add(x, y)\n"
+      "    #^ highlight: 3\n"
+      "    #^ rename: lv2 -> 4\n"
+      "    # ^ rename: y -> refused: already\n"
+      "    #  ^ rename: class -> refused\n"
+      "    #   ^ no-rename\n"
+      "    #    ^ no-rename: operator\n"
+      "    #^ annotate: R.Tensor((1, 64)\n"
+      "    #^ no-annotate\n"
+      "    #^ references: 2\n"
+      "    #^ error[not-a-query]\n";
+  std::vector<QueryExpectation> q = ParseQueries(text);
+  ASSERT_EQ(q.size(), 9u);
+  using K = QueryExpectation::Kind;
+  EXPECT_EQ(q[0].kind, K::kHighlight);
+  EXPECT_EQ(q[0].count, 3u);
+  EXPECT_EQ(q[0].column, 5u);
+  EXPECT_EQ(q[1].kind, K::kRename);
+  EXPECT_EQ(q[1].new_name, "lv2");
+  EXPECT_EQ(q[1].count, 4u);
+  EXPECT_FALSE(q[1].refused);
+  EXPECT_EQ(q[2].kind, K::kRename);
+  EXPECT_EQ(q[2].new_name, "y");
+  EXPECT_TRUE(q[2].refused);
+  EXPECT_EQ(q[2].text, "already");
+  EXPECT_EQ(q[2].column, 6u);
+  EXPECT_TRUE(q[3].refused);
+  EXPECT_EQ(q[3].text, "");
+  EXPECT_EQ(q[4].kind, K::kNoRename);
+  EXPECT_EQ(q[4].text, "");
+  EXPECT_EQ(q[5].kind, K::kNoRename);
+  EXPECT_EQ(q[5].text, "operator");
+  EXPECT_EQ(q[6].kind, K::kAnnotate);
+  EXPECT_EQ(q[6].text, "R.Tensor((1, 64)");
+  EXPECT_EQ(q[7].kind, K::kNoAnnotate);
+  EXPECT_EQ(q[8].kind, K::kReferences);
+  for (const QueryExpectation& e : q) EXPECT_EQ(e.line, 0u);
+  // Query markers are not diagnostic expectations, and the other way round.
+  EXPECT_EQ(ParseExpectations(text).size(), 1u);
+}
+
+TEST(FixtureParser, MalformedQueryMarkersAreRefused) {
+  for (std::string bad : {
+           "x = 1\n#^ highlight:\n",             // no count
+           "x = 1\n#^ highlight: many\n",        // not a count
+           "x = 1\n#^ rename: y\n",              // no arrow
+           "x = 1\n#^ rename: -> 2\n",           // no new name
+           "x = 1\n#^ rename: y -> some\n",      // neither a count nor refused
+           "x = 1\n#^ rename: y -> refused:\n",  // a reason that says nothing
+           "x = 1\n#^ rename: y -> refused it\n",
+           "x = 1\n#^ no-rename:\n",             // empty reason
+           "x = 1\n#^ no-rename now\n",          // junk
+           "x = 1\n#^ no-annotate: R.Tensor\n",  // takes no argument
+           "x = 1\n#^ annotate:\n",              // no text
+           "x = 1\n#     ^ highlight: 1\n",      // past the end of the line
+       }) {
+    EXPECT_THROW(ParseQueries(bad), std::runtime_error) << bad;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The comparison.
 
@@ -282,6 +347,11 @@ class Fixture : public ::testing::TestWithParam<std::string> {
                        [&](const Expectation& e) { return e.code == code; });
   }
 
+  void CheckRename(const analysis::Document& doc, const analysis::FileModel& model, uint32_t offset,
+                   const QueryExpectation& q, const std::string& at);
+  void CheckAnnotate(const analysis::FileModel& model, uint32_t offset, const QueryExpectation& q,
+                     const std::string& at);
+
   std::string path_;
   std::string text_;
   std::vector<Expectation> expectations_;
@@ -378,8 +448,91 @@ TEST_P(Fixture, Queries) {
         EXPECT_EQ(refs.size(), q.count) << at << "references at [" << got << "]";
         break;
       }
+      case QueryExpectation::Kind::kHighlight: {
+        std::vector<analysis::Highlight> highlights = analysis::HighlightsAt(model, *offset);
+        std::string got;
+        for (const analysis::Highlight& h : highlights) {
+          got += (got.empty() ? "" : ", ") + where(h.range.begin) + (h.write ? " (write)" : "");
+        }
+        EXPECT_EQ(highlights.size(), q.count) << at << "highlights at [" << got << "]";
+        break;
+      }
+      case QueryExpectation::Kind::kRename:
+        CheckRename(doc, model, *offset, q, at);
+        break;
+      case QueryExpectation::Kind::kNoRename: {
+        analysis::PrepareRenameResult p = analysis::PrepareRenameAt(doc, model, *offset);
+        EXPECT_FALSE(p.ok()) << at << "prepareRename accepts `" << p.placeholder << "`";
+        EXPECT_NE(p.error.find(q.text), std::string::npos) << at << "the reason is `" << p.error << "`";
+        break;
+      }
+      case QueryExpectation::Kind::kAnnotate:
+        CheckAnnotate(model, *offset, q, at);
+        break;
+      case QueryExpectation::Kind::kNoAnnotate: {
+        std::optional<analysis::Fix> fix = analysis::AnnotateAt(model, *offset);
+        EXPECT_FALSE(fix.has_value()) << at << "unexpected action \"" << (fix ? fix->title : "") << "\"";
+        break;
+      }
     }
   }
+}
+
+// Edits are sorted, do not overlap, and each replaces exactly `old_text`.
+void CheckEdits(const std::string& text, const std::vector<analysis::TextEdit>& edits,
+                const std::string& old_text, const std::string& at) {
+  for (size_t i = 0; i < edits.size(); ++i) {
+    const analysis::TextRange& r = edits[i].range;
+    ASSERT_LE(r.end, text.size()) << at << "edit past the end of the text";
+    EXPECT_EQ(text.substr(r.begin, r.size()), old_text) << at << "edit " << i << " replaces the wrong text";
+    if (i > 0) {
+      EXPECT_LE(edits[i - 1].range.end, r.begin) << at << "edits unsorted or overlapping";
+    }
+  }
+}
+
+// Applying a rename or an annotation must not make anything new reported.
+void ExpectNothingNew(const std::string& before, const std::string& after, const std::string& at) {
+  std::map<std::string, int> was = CountCodes(analysis::AnalyzeText(before));
+  std::map<std::string, int> now = CountCodes(analysis::AnalyzeText(after));
+  for (const auto& [code, n] : now) {
+    EXPECT_LE(n, was.count(code) ? was.at(code) : 0) << at << "the edit makes " << code << " appear";
+  }
+}
+
+void Fixture::CheckRename(const analysis::Document& doc, const analysis::FileModel& model, uint32_t offset,
+                          const QueryExpectation& q, const std::string& at) {
+  analysis::PrepareRenameResult p = analysis::PrepareRenameAt(doc, model, offset);
+  ASSERT_TRUE(p.ok()) << at << "prepareRename refuses: " << p.error;
+  EXPECT_TRUE(p.range.begin <= offset && offset <= p.range.end) << at << "prepareRename's range misses the caret";
+  EXPECT_EQ(text_.substr(p.range.begin, p.range.size()), p.placeholder) << at;
+  analysis::RenameResult r = analysis::RenameAt(doc, model, offset, q.new_name);
+  if (q.refused) {
+    EXPECT_FALSE(r.ok()) << at << "renaming to `" << q.new_name << "` is accepted (" << r.edits.size() << " edits)";
+    EXPECT_NE(r.error.find(q.text), std::string::npos) << at << "the reason is `" << r.error << "`";
+    return;
+  }
+  ASSERT_TRUE(r.ok()) << at << "rename refused: " << r.error;
+  EXPECT_EQ(r.edits.size(), q.count) << at << "rename edits";
+  CheckEdits(text_, r.edits, p.placeholder, at);
+  std::string renamed = text_;
+  ASSERT_TRUE(analysis::ApplyFix(analysis::Fix{"rename", false, r.edits}, &renamed)) << at;
+  // The exact multiset of codes: a rename changes no meaning.
+  EXPECT_EQ(CountCodes(analysis::AnalyzeText(renamed)), CountCodes(analysis::AnalyzeText(text_)))
+      << at << "renaming `" << p.placeholder << "` to `" << q.new_name << "` changes the diagnostics";
+}
+
+void Fixture::CheckAnnotate(const analysis::FileModel& model, uint32_t offset, const QueryExpectation& q,
+                            const std::string& at) {
+  std::optional<analysis::Fix> fix = analysis::AnnotateAt(model, offset);
+  ASSERT_TRUE(fix.has_value()) << at << "no annotate action";
+  ASSERT_EQ(fix->edits.size(), 1u) << at;
+  const analysis::TextEdit& e = fix->edits[0];
+  EXPECT_TRUE(e.range.empty()) << at << "the annotation replaces text";
+  EXPECT_NE(e.new_text.find(q.text), std::string::npos) << at << "inserts `" << e.new_text << "`";
+  std::string annotated = text_;
+  ASSERT_TRUE(analysis::ApplyFix(*fix, &annotated)) << at;
+  ExpectNothingNew(text_, annotated, at);
 }
 
 TEST_P(Fixture, FixesApplyAndHelp) {

@@ -91,7 +91,16 @@ bool IsExpectationLine(std::string_view line) {
 
 namespace {
 
-constexpr std::string_view kQueryKeywords[] = {"hover:", "no-hover", "definition:", "references:"};
+using QueryKind = QueryExpectation::Kind;
+
+// Query keywords (with `:` when they take an argument) and what they mean.
+constexpr std::pair<std::string_view, QueryKind> kQueryKeywords[] = {
+    {"hover:", QueryKind::kHover},         {"no-hover", QueryKind::kNoHover},
+    {"definition:", QueryKind::kDefinition}, {"references:", QueryKind::kReferences},
+    {"highlight:", QueryKind::kHighlight}, {"rename:", QueryKind::kRename},
+    {"no-rename", QueryKind::kNoRename},   {"annotate:", QueryKind::kAnnotate},
+    {"no-annotate", QueryKind::kNoAnnotate},
+};
 
 // The query text after `^ `, or npos when the line is not a query marker.
 size_t QueryStart(std::string_view line) {
@@ -99,7 +108,7 @@ size_t QueryStart(std::string_view line) {
   size_t caret = line.find('^');
   if (caret + 1 >= line.size() || line[caret + 1] != ' ') return std::string_view::npos;
   std::string_view rest = line.substr(caret + 2);
-  for (std::string_view k : kQueryKeywords) {
+  for (const auto& [k, kind] : kQueryKeywords) {
     if (rest.substr(0, k.size()) == k) return caret + 2;
   }
   return std::string_view::npos;
@@ -147,28 +156,71 @@ std::vector<QueryExpectation> ParseQueries(const std::string& text) {
       Malformed(n, "the query caret is past the end of line " + std::to_string(code_line + 1));
     }
     std::string_view rest = line.substr(start);
-    size_t colon = rest.find(':');
-    std::string_view keyword = rest.substr(0, colon == std::string_view::npos ? rest.size() : colon + 1);
-    std::string_view arg = colon == std::string_view::npos ? std::string_view{} : TrimSpaces(rest.substr(colon + 1));
-    if (keyword == "no-hover") {
-      q.kind = QueryExpectation::Kind::kNoHover;
-    } else if (keyword == "hover:") {
-      q.kind = QueryExpectation::Kind::kHover;
-      if (arg.empty()) Malformed(n, "`hover:` needs the text the hover contains");
-      q.text = std::string(arg);
-    } else if (keyword == "definition:") {
-      q.kind = QueryExpectation::Kind::kDefinition;
-      size_t c = arg.find(':');
-      uint32_t l = 0, col = 0;
-      if (c == std::string_view::npos || !ParseUint(arg.substr(0, c), &l) || !ParseUint(arg.substr(c + 1), &col) ||
-          l == 0 || col == 0) {
-        Malformed(n, "`definition:` needs LINE:COLUMN (1-based)");
+    // The longest keyword the marker starts with (`no-rename` before a shorter match).
+    std::string_view keyword;
+    for (const auto& [k, kind] : kQueryKeywords) {
+      if (rest.substr(0, k.size()) == k && k.size() > keyword.size()) {
+        keyword = k;
+        q.kind = kind;
       }
-      q.target_line = l - 1;
-      q.target_column = col - 1;
-    } else {
-      q.kind = QueryExpectation::Kind::kReferences;
-      if (!ParseUint(arg, &q.count)) Malformed(n, "`references:` needs a count");
+    }
+    std::string_view arg = TrimSpaces(rest.substr(keyword.size()));
+    bool takes_argument = keyword.back() == ':';
+    if (!takes_argument && !arg.empty()) {
+      // `no-rename: reason` is the one keyword with an optional argument.
+      if (q.kind != QueryKind::kNoRename || arg.front() != ':') {
+        Malformed(n, "`" + std::string(keyword) + "` takes no argument");
+      }
+      q.text = std::string(TrimSpaces(arg.substr(1)));
+      if (q.text.empty()) Malformed(n, "`no-rename:` needs the text the reason contains");
+    }
+    switch (q.kind) {
+      case QueryKind::kHover:
+      case QueryKind::kAnnotate:
+        if (arg.empty()) Malformed(n, "`" + std::string(keyword) + "` needs the text it contains");
+        q.text = std::string(arg);
+        break;
+      case QueryKind::kDefinition: {
+        size_t c = arg.find(':');
+        uint32_t l = 0, col = 0;
+        if (c == std::string_view::npos || !ParseUint(arg.substr(0, c), &l) ||
+            !ParseUint(arg.substr(c + 1), &col) || l == 0 || col == 0) {
+          Malformed(n, "`definition:` needs LINE:COLUMN (1-based)");
+        }
+        q.target_line = l - 1;
+        q.target_column = col - 1;
+        break;
+      }
+      case QueryKind::kReferences:
+      case QueryKind::kHighlight:
+        if (!ParseUint(arg, &q.count)) Malformed(n, "`" + std::string(keyword) + "` needs a count");
+        break;
+      case QueryKind::kRename: {
+        // rename: NEWNAME -> N   or   rename: NEWNAME -> refused[: TEXT]
+        size_t arrow = arg.find("->");
+        if (arrow == std::string_view::npos) Malformed(n, "`rename:` needs NEWNAME -> COUNT or NEWNAME -> refused");
+        q.new_name = std::string(TrimSpaces(arg.substr(0, arrow)));
+        std::string_view outcome = TrimSpaces(arg.substr(arrow + 2));
+        if (q.new_name.empty()) Malformed(n, "`rename:` needs the new name");
+        constexpr std::string_view kRefused = "refused";
+        if (outcome.substr(0, kRefused.size()) == kRefused) {
+          q.refused = true;
+          std::string_view reason = TrimSpaces(outcome.substr(kRefused.size()));
+          if (!reason.empty()) {
+            if (reason.front() != ':' || TrimSpaces(reason.substr(1)).empty()) {
+              Malformed(n, "expected `refused` or `refused: TEXT`");
+            }
+            q.text = std::string(TrimSpaces(reason.substr(1)));
+          }
+        } else if (!ParseUint(outcome, &q.count)) {
+          Malformed(n, "`rename:` needs NEWNAME -> COUNT or NEWNAME -> refused");
+        }
+        break;
+      }
+      case QueryKind::kNoHover:
+      case QueryKind::kNoRename:
+      case QueryKind::kNoAnnotate:
+        break;
     }
     result.push_back(std::move(q));
   }

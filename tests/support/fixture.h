@@ -22,6 +22,15 @@
 //   #^ definition: 12:9                               definition starts at line 12, column 9
 //   #^ references: 3                                  occurrences, the definition included
 //   #^ no-hover                                       nothing to say here
+//   #^ highlight: 3                                   document highlights: 3 occurrences
+//   #^ rename: x2 -> 3                                renaming to x2 gives 3 edits (and nothing
+//                                                     new is reported after applying them)
+//   #^ rename: y -> refused: already                  renaming to y is refused, saying "already"
+//   #^ no-rename                                      prepareRename refuses (`no-rename: TEXT`:
+//                                                     with a reason containing TEXT)
+//   #^ annotate: R.Tensor((1, 64)                     the annotate action inserts text containing
+//                                                     this (and nothing new is reported after)
+//   #^ no-annotate                                    no annotate action here
 //
 // Lines and columns of queries are 1-based, in characters, as an editor shows them.
 //
@@ -49,15 +58,22 @@ struct Expectation {
   uint32_t expectation_line = 0;  // 0-based line of the comment itself
 };
 
-/// A query marker (hover, definition, references) at a position.
+/// A query marker (hover, definition, references, highlight, rename, annotate) at a position.
 struct QueryExpectation {
-  enum class Kind { kHover, kNoHover, kDefinition, kReferences };
+  enum class Kind {
+    kHover, kNoHover, kDefinition, kReferences, kHighlight, kRename, kNoRename, kAnnotate,
+    kNoAnnotate
+  };
   Kind kind = Kind::kHover;
   uint32_t line = 0;    // 0-based code line
   uint32_t column = 0;  // 0-based, in characters
-  std::string text;     // hover: a substring of the hover text
+  /// hover, annotate: a substring of the hover text / inserted text; no-rename, refused rename:
+  /// a substring of the reason (empty: any).
+  std::string text;
+  std::string new_name;                         // rename
+  bool refused = false;                         // rename: `-> refused[: TEXT]` instead of a count
   uint32_t target_line = 0, target_column = 0;  // definition: 0-based
-  uint32_t count = 0;                           // references
+  uint32_t count = 0;                           // references, highlight, rename (edits)
   uint32_t expectation_line = 0;                // 0-based line of the comment itself
 };
 
