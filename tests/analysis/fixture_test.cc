@@ -1,5 +1,5 @@
 // Fixtures as tests: every tests/fixtures/**/*.py states its expected diagnostics in comments
-// (tests/fixtures/README.md). Each fixture is checked four ways:
+// (tests/fixtures/README.md). Each fixture is checked five ways:
 //   Engine      AnalyzeText's diagnostics match the expectations exactly.
 //   Cli         `tvmls check --format json FILE` (in-process) reports the same, through UTF-16
 //               positions, and exits 1 exactly when an error is expected.
