@@ -87,7 +87,8 @@ CompletionResult CompleteAt(const Document& doc, const FileModel& model, uint32_
 struct SignatureHelp {
   /// `R.nn.conv2d(data, weight, strides=(1, 1), ...)`, `T.grid(*extents)`,
   /// `cls.main(x: R.Tensor((1, 64), dtype="float32")) -> R.Tensor(...)`. The callee is spelled as
-  /// typed (alias included); parameters in the file's era spelling.
+  /// typed (alias included); parameters in the file's era spelling; the annotations of module
+  /// functions in printer syntax (`R.`, `T.`, as hover prints them), whatever the file's aliases.
   std::string label;
   /// The byte range of each parameter inside `label`, in order (`*, ` markers are not parameters).
   std::vector<TextRange> params;
