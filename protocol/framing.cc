@@ -24,9 +24,9 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// Where a header may start after a bad one: "Content-Length:" (any case), at most kMaxBlanks
-// blanks, a digit. Bounded, so that a partial match at the end of the buffer keeps few bytes.
-constexpr std::string_view kLengthName = "content-length:";
+// Where a header may start after a bad one: "Content-Length" (any case), at most kMaxBlanks
+// blanks, ':'. Bounded, so that a partial match at the end of the buffer keeps few bytes.
+constexpr std::string_view kLengthName = "content-length";
 constexpr size_t kMaxBlanks = 8;
 
 enum class Match { kNo, kPartial, kYes };
@@ -39,7 +39,7 @@ Match MatchHeaderStart(std::string_view s) {
   }
   for (size_t blanks = 0; blanks <= kMaxBlanks; ++blanks, ++i) {
     if (i == s.size()) return Match::kPartial;
-    if (s[i] >= '0' && s[i] <= '9') return Match::kYes;
+    if (s[i] == ':') return Match::kYes;
     if (s[i] != ' ' && s[i] != '\t') return Match::kNo;
   }
   return Match::kNo;

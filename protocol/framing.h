@@ -6,9 +6,9 @@
 //
 // Errors: a complete header without a usable Content-Length is reported, and since the length of
 // the body that (usually) follows it is unknown, reading resumes at the next place where a header
-// may start: the next "Content-Length:" (any case) followed by a digit, found anywhere after the
-// bad header (a body is directly followed by the next header, with no line break); or after its
-// first byte when it had no Content-Length line at all (garbage glued to the front of a header).
+// may start: the next "Content-Length:" (any case), found anywhere after the bad header (a body is
+// directly followed by the next header, with no line break); or after its first byte when it had
+// no Content-Length line at all (garbage glued to the front of a header).
 // Such a place inside a skipped body is a false start: if its header is bad too it is reported as
 // well (and reading resumes after its first byte), if its header does not end within
 // max_header_bytes it is passed over silently. A Content-Length over the limit is reported and its

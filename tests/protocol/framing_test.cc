@@ -128,6 +128,15 @@ TEST(Framing, ResumesAfterGarbageAndHeadersWithoutLength) {
   EXPECT_EQ(Frames(wire, true), expected);
 }
 
+TEST(Framing, EveryBadHeaderIsReportedAlsoWhileResynchronising) {
+  std::string wire = std::string("Content-Type: x\r\n\r\n") +
+                     "Content-Length: abc\r\n\r\n{\"id\":1}" + "Content-Length: -5\r\n\r\n{\"id\":2}" +
+                     EncodeFrame("{}");
+  std::vector<std::string> expected = {"E", "E", "E", "M:{}"};
+  EXPECT_EQ(Frames(wire, false), expected);
+  EXPECT_EQ(Frames(wire, true), expected);
+}
+
 TEST(Framing, FalseStartsInsideASkippedBody) {
   // After a bad header, "Content-Length: 5" inside the skipped body looks like a header: its bad
   // "header" is reported too, and the frame after it is still found.

@@ -14,6 +14,7 @@
 //                            A string "@file:PATH" anywhere in it becomes the text of that file
 //                            of the source tree, "@file:PATH*N" that text N times over.
 //   {"sendRaw": pieces}      exact bytes: a string, or an array of pieces, each a string, or
+//                            {"bytes": [0-255...]} (e.g. invalid UTF-8), or
 //                            {"repeat": "text", "times": N}, or {"frame": body, "header": "..."}
 //                            (body: a string sent as is, or a JSON value serialized as is; header:
 //                            default "Content-Length: {length}\r\n\r\n", "{length}" being the
@@ -57,6 +58,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -166,6 +168,8 @@ void WriteAll(int fd, const std::string& bytes) {
 
 int Connect(int port) {
   int sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;  // Small frames go out at once, not after the peer's delayed ACK.
+  setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));
@@ -186,7 +190,7 @@ class Reader {
           char buffer[65536];
           while (!stop_) {
             pollfd p{fd_, POLLIN, 0};
-            int r = poll(&p, 1, 20);
+            int r = poll(&p, 1, 5);
             if (r == 0 || (r < 0 && errno == EINTR)) continue;
             ssize_t n = read(fd_, buffer, sizeof buffer);
             if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -222,6 +226,9 @@ class Server {
     if (transport == Transport::kStdio &&
         (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)) {
       throw std::runtime_error("pipe");
+    }
+    if (access(TVMLS_BINARY, X_OK) != 0) {
+      throw std::runtime_error(std::string("no server binary at ") + TVMLS_BINARY);
     }
     pid_ = fork();
     if (pid_ == 0) {
@@ -507,6 +514,8 @@ std::string RawBytes(const json& pieces, std::vector<json>* requests) {
   for (const json& piece : pieces) {
     if (piece.is_string()) {
       bytes += piece.get<std::string>();
+    } else if (piece.contains("bytes")) {
+      for (const json& b : piece["bytes"]) bytes += static_cast<char>(b.get<int>());
     } else if (piece.contains("repeat")) {
       for (int i = 0; i < piece["times"].get<int>(); ++i) bytes += piece["repeat"].get<std::string>();
     } else if (piece.contains("frame")) {
@@ -564,7 +573,7 @@ TEST_P(Transcript, ServerAnswersAsRecorded) {
       server.Send(protocol::EncodeFrame(body), body);
     } else if (step.contains("sendRaw")) {
       std::string bytes = RawBytes(step["sendRaw"], &requests);
-      server.Send(bytes, json(bytes).dump());
+      server.Send(bytes, json(bytes).dump(-1, ' ', false, json::error_handler_t::replace));
     } else if (step.contains("expect")) {
       const json& pattern = step["expect"];
       std::optional<json> got = server.Take([&](const json& m) { return Matches(m, pattern); });
