@@ -1,7 +1,6 @@
 #include "query/semantic_tokens.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <set>
 #include <string>
