@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "lsp_convert.h"
+#include "lsp_features.h"
 #include "model/model.h"
 #include "query/queries.h"
 #include "settings.h"
@@ -44,23 +45,6 @@ struct Change {
 struct Batch {
   int64_t version = 0;
   std::vector<Change> changes;
-};
-
-// What a query sees on the worker: the analysed current version of its document.
-struct QueryContext {
-  const analysis::Document& doc;
-  analysis::Analyzer& analyzer;
-  const std::string& uri;
-  analysis::Encoding encoding;
-  const Settings& settings;
-  const std::string& docs_base;
-  const std::string& language;
-
-  std::optional<uint32_t> Offset(analysis::Position p) const {
-    return doc.Lines().ToOffset(doc.Text(), p, encoding);
-  }
-  json Range(analysis::TextRange r) const { return RangeJson<json>(doc, r, encoding); }
-  json Location(analysis::TextRange r) const { return {{"uri", uri}, {"range", Range(r)}}; }
 };
 
 using Answer = std::function<json(const QueryContext&)>;
@@ -142,11 +126,12 @@ void FlatSymbols(const QueryContext& ctx, const analysis::OutlineItem& item,
   for (const analysis::OutlineItem& child : item.children) FlatSymbols(ctx, child, item.name, out);
 }
 
-// True when a code action of kind "quickfix" passes the `only` filter.
-bool QuickfixWanted(const std::optional<std::vector<std::string>>& only) {
+// True when a code action of `kind` passes the `only` filter: kinds are hierarchical, so
+// "refactor" asks for "refactor.rewrite" too.
+bool KindWanted(const std::optional<std::vector<std::string>>& only, const std::string& kind) {
   if (!only) return true;
-  return std::any_of(only->begin(), only->end(), [](const std::string& kind) {
-    return kind == "quickfix" || kind.empty();
+  return std::any_of(only->begin(), only->end(), [&](const std::string& wanted) {
+    return wanted.empty() || kind == wanted || kind.rfind(wanted + ".", 0) == 0;
   });
 }
 
@@ -168,6 +153,7 @@ struct LanguageServer::Impl {
   bool configuration_pull = false;
   bool hierarchical_symbols = false;
   std::string docs_base;  // codeDescription base, fixed at initialize
+  ClientFeatures client;  // fixed at initialize
   std::vector<std::thread> workers;
 
   void Register();
@@ -204,6 +190,7 @@ struct LanguageServer::Impl {
     Settings settings;
     analysis::Encoding encoding = analysis::Encoding::kUtf16;
     std::string docs_base;
+    ClientFeatures client;
   };
   struct Outcome {
     bool dropped = false;
@@ -326,14 +313,17 @@ void LanguageServer::Impl::Register() {
     analysis::Position end = GetPosition(p, "range.end");
     std::optional<std::vector<std::string>> only =
         p.Find<std::vector<std::string>>("context.only");
-    if (!QuickfixWanted(only)) {
+    bool quickfix = KindWanted(only, "quickfix");
+    bool rewrite = KindWanted(only, "refactor.rewrite");
+    if (!quickfix && !rewrite) {
       reply.Result(json::array());
       return;
     }
-    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
-      json result = json::array();
+    Query(params, reply, [start, end, quickfix, rewrite](const QueryContext& ctx) -> json {
+      json result = rewrite ? AnnotateActions(ctx, start) : json::array();
+      if (!quickfix) return result;
       std::optional<uint32_t> b = ctx.Offset(start);
-      std::optional<uint32_t> e = ctx.Offset(end);
+      std::optional<uint32_t> e = ctx.ClampedOffset(end);
       if (!b || !e) return result;
       analysis::TextRange wanted{std::min(*b, *e), std::max(*b, *e)};
       for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
@@ -357,6 +347,79 @@ void LanguageServer::Impl::Register() {
     }, json::array());
   });
 
+  endpoint.OnRequest("textDocument/documentHighlight", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) {
+      return DocumentHighlightAnswer(ctx, position);
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/prepareRename", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) {
+      return PrepareRenameAnswer(ctx, position);
+    }, nullptr);
+  });
+
+  endpoint.OnRequest("textDocument/rename", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    analysis::Position position = GetPosition(p, "position");
+    std::string new_name = p.Get<std::string>("newName");
+    Query(params, reply, [position, new_name](const QueryContext& ctx) {
+      return RenameAnswer(ctx, position, new_name);
+    }, nullptr);
+  });
+
+  endpoint.OnRequest("textDocument/foldingRange", [this](const json& params, Reply reply) {
+    Query(params, reply, [](const QueryContext& ctx) { return FoldingRangeAnswer(ctx); },
+          json::array());
+  });
+
+  endpoint.OnRequest("textDocument/selectionRange", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    std::vector<analysis::Position> positions;
+    for (const ParamView& position : p.Array("positions").Elements()) {
+      positions.push_back({position.Get<uint32_t>("line"), position.Get<uint32_t>("character")});
+    }
+    Query(params, reply, [positions](const QueryContext& ctx) {
+      return SelectionRangeAnswer(ctx, positions);
+    }, json::array());
+  });
+
+  endpoint.OnRequest("textDocument/semanticTokens/full", [this](const json& params, Reply reply) {
+    Query(params, reply, [](const QueryContext& ctx) -> json {
+      if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
+      return SemanticTokensAnswer(ctx);
+    }, nullptr);
+  });
+
+  endpoint.OnRequest("textDocument/semanticTokens/range", [this](const json& params, Reply reply) {
+    ParamView p(params);
+    analysis::Position start = GetPosition(p, "range.start");
+    analysis::Position end = GetPosition(p, "range.end");
+    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
+      if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
+      std::optional<uint32_t> b = ctx.Offset(start);
+      std::optional<uint32_t> e = ctx.ClampedOffset(end);
+      if (!b || !e || *e < *b) return json{{"data", json::array()}};
+      return SemanticTokensAnswer(ctx, analysis::TextRange{*b, *e});
+    }, nullptr);
+  });
+
+  endpoint.OnRequest("textDocument/completion", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) {
+      return CompletionAnswer(ctx, position);
+    }, json{{"isIncomplete", false}, {"items", json::array()}});
+  });
+
+  endpoint.OnRequest("textDocument/signatureHelp", [this](const json& params, Reply reply) {
+    analysis::Position position = GetPosition(ParamView(params), "position");
+    Query(params, reply, [position](const QueryContext& ctx) {
+      return SignatureHelpAnswer(ctx, position);
+    }, nullptr);
+  });
+
   endpoint.OnRequest("textDocument/inlayHint", [this](const json& params, Reply reply) {
     ParamView p(params);
     analysis::Position start = GetPosition(p, "range.start");
@@ -364,7 +427,7 @@ void LanguageServer::Impl::Register() {
     Query(params, reply, [start, end](const QueryContext& ctx) -> json {
       json result = json::array();
       std::optional<uint32_t> b = ctx.Offset(start);
-      std::optional<uint32_t> e = ctx.Offset(end);
+      std::optional<uint32_t> e = ctx.ClampedOffset(end);
       const analysis::FileModel* model = ctx.analyzer.Model();
       if (!b || !e || model == nullptr) return result;
       std::vector<const analysis::FunctionRef*> functions;
@@ -372,25 +435,29 @@ void LanguageServer::Impl::Register() {
         for (const analysis::FunctionRef& f : m.functions) functions.push_back(&f);
       }
       for (const analysis::FunctionRef& f : model->standalone) functions.push_back(&f);
-      std::vector<std::pair<uint32_t, const std::string*>> hints;
+      std::vector<std::pair<uint32_t, const analysis::InlayHint*>> hints;
       for (const analysis::FunctionRef* f : functions) {
         if (f->has_syntax_error) continue;
         for (const analysis::InlayHint& hint : f->fn->inlays) {
           uint32_t offset = f->base + hint.offset;
-          if (offset >= *b && offset <= *e) hints.emplace_back(offset, &hint.label);
+          if (offset >= *b && offset <= *e) hints.emplace_back(offset, &hint);
         }
       }
-      std::sort(hints.begin(), hints.end());
-      for (const auto& [offset, label] : hints) {
+      std::sort(hints.begin(), hints.end(),
+                [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (const auto& [offset, hint] : hints) {
         json position = PositionJson<json>(ctx.doc, offset, ctx.encoding);
-        result.push_back({{"position", position},
-                          {"label", *label},
-                          {"kind", 1},  // Type
-                          {"paddingLeft", false},
-                          {"paddingRight", false},
-                          {"textEdits", json::array({{{"range", {{"start", position},
-                                                                  {"end", position}}},
-                                                      {"newText", *label}}})}});
+        json item = {{"position", position},
+                     {"label", hint->label},
+                     {"kind", 1},  // Type
+                     {"paddingLeft", false},
+                     {"paddingRight", false}};
+        // Unpacking targets (`a, b = t`) cannot carry annotations in Python: shown, not inserted.
+        if (hint->insertable) {
+          item["textEdits"] = json::array(
+              {{{"range", {{"start", position}, {"end", position}}}, {"newText", hint->label}}});
+        }
+        result.push_back(std::move(item));
       }
       return result;
     }, json::array());
@@ -415,17 +482,49 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
     configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
     hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
                                          "hierarchicalDocumentSymbolSupport"});
+    const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
+    client.snippets = Flag(item, {"snippetSupport"});
+    const json& tags = At(item, {"tagSupport", "valueSet"});
+    client.completion_deprecated_tag =
+        tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
+    const json& token_types = At(params, {"capabilities", "textDocument", "semanticTokens", "tokenTypes"});
+    if (token_types.is_array()) {
+      for (const json& t : token_types) {
+        if (t.is_string()) client.token_types.push_back(t.get<std::string>());
+      }
+    }
   }
+  // Semantic tokens go to `tvmscript` documents, and to `python` ones only when asked: editors
+  // show one provider's tokens, and Python files have their Python server's.
+  json token_selector = json::array({{{"language", "tvmscript"}}});
+  ClientFeatures client_features;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    client_features = client;
+  }
+  if (initial.semantic_tokens_for_python) token_selector.push_back({{"language", "python"}});
   json capabilities = {
       {"positionEncoding", std::string(protocol::ToString(negotiated))},
       {"textDocumentSync",
        {{"openClose", true}, {"change", 2 /* Incremental */}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
-      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix", "refactor.rewrite"}}}},
       {"definitionProvider", true},
       {"referencesProvider", true},
+      {"documentHighlightProvider", true},
+      {"renameProvider", {{"prepareProvider", true}}},
       {"documentSymbolProvider", true},
+      {"foldingRangeProvider", true},
+      {"selectionRangeProvider", true},
       {"inlayHintProvider", true},
+      {"semanticTokensProvider",
+       {{"legend", SemanticTokensLegend(client_features)},
+        {"full", true},
+        {"range", true},
+        {"documentSelector", token_selector}}},
+      {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}},
+      {"signatureHelpProvider",
+       {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {"="}}}},
   };
   reply.Result({{"capabilities", std::move(capabilities)},
                 {"serverInfo", {{"name", "tvmls"}, {"version", TVMLS_VERSION}}}});
@@ -614,6 +713,7 @@ void LanguageServer::Impl::WorkerMain() {
     work.settings = settings;
     work.encoding = encoding;
     work.docs_base = docs_base;
+    work.client = client;
     next->busy = true;
     lock.unlock();
     Outcome outcome;
@@ -745,8 +845,8 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
 
 void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {
   if (waiters.empty()) return;
-  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings, work.docs_base,
-                   d.language};
+  QueryContext ctx{*d.doc,         *d.analyzer, d.uri,     work.encoding, work.settings,
+                   work.docs_base, d.language,  work.client};
   for (Waiter& w : waiters) {
     if (w.reply.IsCancelled()) continue;
     try {

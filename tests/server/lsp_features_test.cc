@@ -4,6 +4,10 @@
 // tested on fixtures in tests/analysis/; here: the JSON, the encodings, the capabilities.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +74,287 @@ TEST(LspDiagnostics, UnusedBindingsAreTaggedUnnecessary) {
   EXPECT_EQ((*d)["tags"], json::array({1}));  // Unnecessary
   EXPECT_EQ((*d)["range"]["start"]["line"], 10);
   EXPECT_EQ((*d)["range"]["start"]["character"], 8);
+}
+
+TEST(LspInlayHints, UnpackingTargetsAreShownNotInserted) {
+  LspSession s;
+  std::string text = kText;
+  text.replace(text.find("        return z\n"), 0, "        a, b = (x, y)\n");
+  s.Open(kUri, text);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request(
+      "textDocument/inlayHint",
+      {{"textDocument", {{"uri", kUri}}},
+       {"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 20}, {"character", 0}}}}}});
+  ASSERT_TRUE(r);
+  std::map<uint32_t, json> by_line;  // the first hint of each line
+  for (const json& hint : (*r)["result"]) {
+    by_line.emplace(hint["position"]["line"].get<uint32_t>(), hint);
+  }
+  ASSERT_TRUE(by_line.count(8)) << r->dump();   // y = R.add(x, x)
+  ASSERT_TRUE(by_line.count(10)) << r->dump();  // a, b = (x, y)
+  EXPECT_TRUE(by_line[8].contains("textEdits"));
+  EXPECT_EQ(by_line[10]["label"], ": R.Tensor((4,), dtype=\"float32\")");
+  EXPECT_FALSE(by_line[10].contains("textEdits"));
+}
+
+// A module for the editing features: line numbers in the comments are 0-based, as LSP counts.
+const std::string kModule =
+    "from tvm.script import ir as I\n"                                     // 0
+    "from tvm.script import relax as R\n"                                  // 1
+    "from tvm.script import tir as T\n"                                    // 2
+    "\n"                                                                   // 3
+    "\n"                                                                   // 4
+    "@I.ir_module\n"                                                       // 5
+    "class Mod:\n"                                                         // 6
+    "    @R.function\n"                                                    // 7
+    "    def main(x: R.Tensor((\"n\", 4), \"float32\")):\n"                // 8
+    "        n = T.int64()\n"                                              // 9
+    "        with R.dataflow():\n"                                         // 10
+    "            lv = R.add(x, x)\n"                                       // 11
+    "            gv = R.multiply(lv, lv)\n"                                // 12
+    "            R.output(gv)\n"                                           // 13
+    "        return gv\n";                                                 // 14
+
+json Params(uint32_t line, uint32_t character) { return LspSession::At(kUri, line, character); }
+
+TEST(LspFeatures, DocumentHighlightMarksWritesAndReads) {
+  LspSession s;
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request("textDocument/documentHighlight", Params(12, 30));  // lv
+  ASSERT_TRUE(r);
+  const json& result = (*r)["result"];
+  ASSERT_EQ(result.size(), 3u) << r->dump();
+  EXPECT_EQ(result[0]["kind"], 3);  // Write: the binding
+  EXPECT_EQ(result[0]["range"]["start"]["line"], 11);
+  EXPECT_EQ(result[1]["kind"], 2);  // Read
+  EXPECT_EQ(result[2]["kind"], 2);
+}
+
+TEST(LspFeatures, RenameAppliesAndPrepareRenameRefusesWithTheReason) {
+  LspSession s;
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> prepared = s.Request("textDocument/prepareRename", Params(11, 13));
+  ASSERT_TRUE(prepared);
+  EXPECT_EQ((*prepared)["result"]["placeholder"], "lv") << prepared->dump();
+  EXPECT_EQ((*prepared)["result"]["range"]["start"]["character"], 12);
+
+  json params = Params(11, 13);
+  params["newName"] = "activation";
+  std::optional<json> renamed = s.Request("textDocument/rename", params);
+  ASSERT_TRUE(renamed);
+  const json& edits = (*renamed)["result"]["changes"][kUri];
+  ASSERT_EQ(edits.size(), 3u) << renamed->dump();
+  std::string text = ApplyTextEdits(kModule, edits);
+  EXPECT_NE(text.find("activation = R.add(x, x)"), std::string::npos) << text;
+  EXPECT_NE(text.find("R.multiply(activation, activation)"), std::string::npos) << text;
+  s.Open("file:///work/renamed.py", text);
+  std::optional<json> after = s.Diagnostics("file:///work/renamed.py");
+  ASSERT_TRUE(after);
+  EXPECT_TRUE((*after)["diagnostics"].empty()) << after->dump();
+
+  // On an operator: refused, with a message an editor can show.
+  std::optional<json> op = s.Request("textDocument/prepareRename", Params(11, 20));  // add
+  ASSERT_TRUE(op);
+  EXPECT_EQ((*op)["error"]["code"], -32803) << op->dump();
+  EXPECT_FALSE((*op)["error"]["message"].get<std::string>().empty());
+  // A keyword as the new name: refused.
+  params["newName"] = "class";
+  std::optional<json> keyword = s.Request("textDocument/rename", params);
+  ASSERT_TRUE(keyword);
+  EXPECT_EQ((*keyword)["error"]["code"], -32803) << keyword->dump();
+}
+
+TEST(LspFeatures, FoldingRangesAreLines) {
+  LspSession s;
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request("textDocument/foldingRange", {{"textDocument", {{"uri", kUri}}}});
+  ASSERT_TRUE(r);
+  std::set<std::pair<int, int>> folds;
+  for (const json& f : (*r)["result"]) {
+    EXPECT_LT(f["startLine"].get<int>(), f["endLine"].get<int>());
+    folds.insert({f["startLine"].get<int>(), f["endLine"].get<int>()});
+  }
+  EXPECT_TRUE(folds.count({0, 2})) << r->dump();    // imports
+  EXPECT_TRUE(folds.count({6, 14})) << r->dump();   // class Mod
+  EXPECT_TRUE(folds.count({10, 13})) << r->dump();  // with R.dataflow()
+}
+
+TEST(LspFeatures, SelectionRangesNestOutwards) {
+  LspSession s;
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  json params = {{"textDocument", {{"uri", kUri}}},
+                 {"positions", json::array({{{"line", 11}, {"character", 24}},
+                                            {{"line", 0}, {"character", 0}}})}};
+  std::optional<json> r = s.Request("textDocument/selectionRange", params);
+  ASSERT_TRUE(r);
+  ASSERT_EQ((*r)["result"].size(), 2u);
+  const json* node = &(*r)["result"][0];
+  EXPECT_EQ((*node)["range"]["start"]["character"], 23);  // `x`, the second argument
+  int depth = 0;
+  uint32_t previous_lines = 0;
+  while (node->contains("parent")) {
+    node = &(*node)["parent"];
+    uint32_t lines = (*node)["range"]["end"]["line"].get<uint32_t>() -
+                     (*node)["range"]["start"]["line"].get<uint32_t>();
+    EXPECT_GE(lines, previous_lines);
+    previous_lines = lines;
+    ++depth;
+  }
+  EXPECT_GE(depth, 5);
+  EXPECT_EQ((*node)["range"]["start"]["line"], 0);  // the whole file last
+}
+
+TEST(LspFeatures, AnnotateActionInsertsTheInferredStructInfo) {
+  LspSession s;
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  json params = {{"textDocument", {{"uri", kUri}}},
+                 {"range", {{"start", {{"line", 11}, {"character", 13}}},
+                            {"end", {{"line", 11}, {"character", 13}}}}},
+                 {"context", {{"diagnostics", json::array()}, {"only", {"refactor"}}}}};
+  std::optional<json> r = s.Request("textDocument/codeAction", params);
+  ASSERT_TRUE(r);
+  ASSERT_EQ((*r)["result"].size(), 1u) << r->dump();
+  const json& action = (*r)["result"][0];
+  EXPECT_EQ(action["kind"], "refactor.rewrite");
+  std::string text = ApplyTextEdits(kModule, action["edit"]["changes"][kUri]);
+  EXPECT_NE(text.find("lv: R.Tensor((n, 4), dtype=\"float32\") = R.add(x, x)"), std::string::npos)
+      << text;
+  s.Open("file:///work/annotated.py", text);
+  std::optional<json> after = s.Diagnostics("file:///work/annotated.py");
+  ASSERT_TRUE(after);
+  EXPECT_TRUE((*after)["diagnostics"].empty()) << after->dump();
+  // Asking only for quickfixes leaves it out.
+  params["context"]["only"] = {"quickfix"};
+  r = s.Request("textDocument/codeAction", params);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE((*r)["result"].empty()) << r->dump();
+}
+
+// Decodes LSP's relative token data into (line, character, length, type) tuples.
+std::vector<std::array<uint32_t, 4>> DecodeTokens(const json& data) {
+  std::vector<std::array<uint32_t, 4>> tokens;
+  uint32_t line = 0, character = 0;
+  EXPECT_EQ(data.size() % 5, 0u);
+  for (size_t i = 0; i + 4 < data.size(); i += 5) {
+    uint32_t delta_line = data[i].get<uint32_t>();
+    line += delta_line;
+    character = delta_line ? data[i + 1].get<uint32_t>() : character + data[i + 1].get<uint32_t>();
+    tokens.push_back({line, character, data[i + 2].get<uint32_t>(), data[i + 3].get<uint32_t>()});
+  }
+  return tokens;
+}
+
+TEST(LspFeatures, SemanticTokensForTvmScriptDocuments) {
+  LspSession s;
+  const json& legend = (*s.initialize_response())["result"]["capabilities"]
+                                                  ["semanticTokensProvider"]["legend"];
+  s.Open(kUri, kModule, 1, "tvmscript");
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r =
+      s.Request("textDocument/semanticTokens/full", {{"textDocument", {{"uri", kUri}}}});
+  ASSERT_TRUE(r);
+  std::map<std::pair<uint32_t, uint32_t>, std::string> type_at;
+  for (const auto& t : DecodeTokens((*r)["result"]["data"])) {
+    type_at[{t[0], t[1]}] = legend["tokenTypes"][t[3]].get<std::string>();
+  }
+  EXPECT_EQ(type_at[std::make_pair(11u, 19u)], "function") << r->dump();   // R.add: `add`
+  EXPECT_EQ(type_at[std::make_pair(11u, 12u)], "variable") << r->dump();   // lv
+  EXPECT_EQ(type_at[std::make_pair(11u, 17u)], "namespace") << r->dump();  // R
+  EXPECT_EQ(type_at[std::make_pair(8u, 13u)], "parameter") << r->dump();   // x
+  // The custom types fall back to standard ones: this client listed none.
+  for (const json& type : legend["tokenTypes"]) {
+    EXPECT_NE(type, "dtype");
+    EXPECT_NE(type, "buffer");
+  }
+}
+
+TEST(LspFeatures, SemanticTokensArePythonsOnlyWhenAsked) {
+  {
+    LspSession s;
+    s.Open(kUri, kModule, 1, "python");
+    ASSERT_TRUE(s.Diagnostics(kUri));
+    std::optional<json> r =
+        s.Request("textDocument/semanticTokens/full", {{"textDocument", {{"uri", kUri}}}});
+    ASSERT_TRUE(r);
+    EXPECT_TRUE((*r)["result"].is_null()) << r->dump();
+    const json& selector = (*s.initialize_response())["result"]["capabilities"]
+                                                      ["semanticTokensProvider"]["documentSelector"];
+    EXPECT_EQ(selector, json::array({{{"language", "tvmscript"}}}));
+  }
+  LspSession s(json{{"debounceMs", 0}, {"semanticTokensForPython", true}},
+               {{"textDocument", {{"semanticTokens", {{"tokenTypes", {"dtype", "buffer"}}}}}}});
+  const json& caps = (*s.initialize_response())["result"]["capabilities"];
+  EXPECT_EQ(caps["semanticTokensProvider"]["documentSelector"].size(), 2u);
+  const json& types = caps["semanticTokensProvider"]["legend"]["tokenTypes"];
+  EXPECT_NE(std::find(types.begin(), types.end(), json("dtype")), types.end()) << types.dump();
+  s.Open(kUri, kModule, 1, "python");
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r =
+      s.Request("textDocument/semanticTokens/full", {{"textDocument", {{"uri", kUri}}}});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE((*r)["result"]["data"].empty()) << r->dump();
+}
+
+TEST(LspFeatures, CompletionAfterAnAliasWithSnippets) {
+  LspSession s(json{{"debounceMs", 0}},
+               {{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+  std::string text = kModule;
+  text.replace(text.find("        return gv\n"), 0, "        y = R.nn.con\n");
+  s.Open(kUri, text);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request("textDocument/completion", Params(14, 20));
+  ASSERT_TRUE(r);
+  const json* conv = nullptr;
+  for (const json& item : (*r)["result"]["items"]) {
+    if (item["label"] == "conv2d") conv = &item;
+  }
+  ASSERT_NE(conv, nullptr) << r->dump();
+  EXPECT_EQ((*conv)["insertTextFormat"], 2);
+  EXPECT_EQ((*conv)["textEdit"]["newText"], "conv2d(${1:data}, ${2:weight})");
+  EXPECT_EQ((*conv)["textEdit"]["range"]["start"]["character"], 17);  // `con` is replaced
+  EXPECT_EQ((*conv)["textEdit"]["range"]["end"]["character"], 20);
+
+  // Without snippet support: the plain name.
+  LspSession plain;
+  plain.Open(kUri, text);
+  ASSERT_TRUE(plain.Diagnostics(kUri));
+  r = plain.Request("textDocument/completion", Params(14, 20));
+  ASSERT_TRUE(r);
+  for (const json& item : (*r)["result"]["items"]) {
+    EXPECT_EQ(item["insertTextFormat"], 1);
+    EXPECT_EQ(item["textEdit"]["newText"], item["label"]);
+  }
+}
+
+TEST(LspFeatures, SignatureHelpInsideAnOperatorCall) {
+  LspSession s;
+  std::string text = kModule;
+  text.replace(text.find("        return gv\n"), 0, "        y = R.nn.conv2d(x, x, strides=\n");
+  s.Open(kUri, text);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request("textDocument/signatureHelp", Params(14, 38));
+  ASSERT_TRUE(r);
+  const json& help = (*r)["result"];
+  ASSERT_TRUE(help.is_object()) << r->dump();
+  const json& signature = help["signatures"][0];
+  std::string label = signature["label"];
+  EXPECT_EQ(label.rfind("R.nn.conv2d(data, weight, strides", 0), 0u) << label;
+  int active = help["activeParameter"];
+  const json& range = signature["parameters"][active]["label"];
+  EXPECT_EQ(label.substr(range[0].get<size_t>(), range[1].get<size_t>() - range[0].get<size_t>())
+                .rfind("strides", 0),
+            0u)
+      << r->dump();
+  // Outside any call: null.
+  r = s.Request("textDocument/signatureHelp", Params(9, 8));
+  ASSERT_TRUE(r);
+  EXPECT_TRUE((*r)["result"].is_null()) << r->dump();
 }
 
 TEST(LspServerPool, DocumentsAreAnalysedIndependently) {
