@@ -892,6 +892,43 @@ std::optional<CompletionResult> DtypeStringItems(const FileModel& model, std::st
   return result;
 }
 
+// At the start of an argument of an operator or builder call: its keyword parameters not given
+// yet. (Module functions take positional arguments only.)
+void KeywordItems(const FileModel& model, std::string_view text, const ScanState& scan, uint32_t begin,
+                  std::vector<CompletionItem>* items) {
+  std::optional<CallSite> site = InnermostCall(text, scan);
+  if (!site || site->bracket != &scan.open.back()) return;
+  const std::vector<uint32_t>& starts = site->bracket->arg_starts;
+  if (!TrimLeft(text.substr(starts.back(), begin - starts.back())).empty()) return;
+  const ModuleModel* module = nullptr;
+  if (RootOf(model, text, begin, site->chain.parts[0], &module) == Root::kModule) return;
+  std::optional<Callable> c = ResolveCallable(model, text, begin, site->chain);
+  if (!c) return;
+  std::set<int> given;
+  size_t positional = 0;
+  for (size_t k = 0; k + 1 < starts.size(); ++k) {
+    std::string_view arg = TrimLeft(text.substr(starts[k], starts[k + 1] - 1 - starts[k]));
+    std::string_view kw = KeywordOf(arg);
+    if (!kw.empty()) {
+      given.insert(SlotByName(*c, kw));
+    } else if (!arg.empty() && arg.front() != '*') {
+      ++positional;
+    }
+  }
+  for (size_t i = 0; i < c->slots.size(); ++i) {
+    const Slot& s = c->slots[i];
+    if (s.var_positional || s.var_keyword || given.count(static_cast<int>(i))) continue;
+    if (i < positional && !s.keyword_only) continue;  // bound by position
+    CompletionItem item;
+    item.label = s.name + "=";
+    item.kind = Kind::kVariable;
+    TextRange r = c->ranges[i];
+    item.detail = c->label.substr(r.begin, r.size());
+    item.doc = "Parameter of " + Join(site->chain.parts, 0) + ".";
+    items->push_back(std::move(item));
+  }
+}
+
 // The word before `begin` on its line (skipping blanks).
 std::string_view WordBefore(std::string_view text, uint32_t begin) {
   uint32_t e = begin;
@@ -945,6 +982,8 @@ CompletionResult CompleteAt(const Document& doc, const FileModel& model, uint32_
     if (word == k) return result;
   }
   result.items = BareItems(model, text, begin);
+  KeywordItems(model, text, scan, begin, &result.items);
+  SortItems(&result.items);
   return result;
 }
 

@@ -36,9 +36,10 @@ struct CompletionItem {
     kKeyword,         // a decorator or `with` frame: R.function, T.prim_func, T.block, R.dataflow
     kDtype,           // a dtype: T.float32, or "float32" inside a dtype string
     kModuleFunction,  // a function of the enclosing module, after `cls.`
-    kVariable,        // a name of the enclosing function: Relax variable, parameter, buffer, ...
+    kVariable,        // a name of the enclosing function (Relax variable, parameter, buffer, ...),
+                      // or a keyword argument of the call around the cursor: `strides=`
   };
-  /// What is inserted in place of CompletionResult::replace: "conv2d", "float32".
+  /// What is inserted in place of CompletionResult::replace: "conv2d", "float32", "strides=".
   std::string label;
   Kind kind = Kind::kFunction;
   /// The signature (`R.nn.conv2d(data, weight, strides=(1, 1), ...)`, spelled with the alias as
@@ -79,8 +80,9 @@ struct CompletionResult {
 ///    in the enclosing function): the module's functions with their signatures, and its
 ///    class-level externs.
 ///  - inside a string literal that is a dtype argument (`dtype="fl`, `T.Buffer(s, "`): the dtypes.
-///  - a bare identifier: the file's aliases, the module alias, and the names of the enclosing
-///    function defined before the offset.
+///  - a bare identifier: the file's aliases and the names of the enclosing function defined on
+///    earlier lines; at the start of an argument of an operator or builder call, also the
+///    keyword arguments not given yet (`strides=`, in the file's era spelling).
 /// `offset` is clamped to the text.
 CompletionResult CompleteAt(const Document& doc, const FileModel& model, uint32_t offset);
 

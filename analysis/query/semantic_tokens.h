@@ -2,10 +2,21 @@
 // Byte ranges; the server encodes them as LSP's relative line/character integers.
 //
 // Sources: the semantic model for names (its symbols' definitions and references, function and
-// module names, `cls.f` references) and a walk of the syntax tree for attribute chains of the
-// TVMScript aliases (`R.nn.conv2d`, `T.axis.remap`, `I.ir_module`), import aliases and dtype
-// strings. Only what is known is marked: an `R.` path that is neither an operator nor in the
-// namespace table (query/namespaces.h) gets no token past the last known part.
+// module names, `cls.f` references), and a lexical pass over the text (strings, comments, brackets
+// and identifiers) for attribute chains of the TVMScript aliases (`R.nn.conv2d`, `T.axis.remap`,
+// `I.ir_module`), import aliases and dtype strings. The pass is lexical rather than a walk of the
+// syntax tree because it is several times cheaper (visiting the 1.8 million nodes of a 100k-line
+// file with a tree-sitter cursor alone takes about 135 ms; the whole pass takes about 25 ms) and
+// does not depend on how the parser recovered from a broken line.
+//
+// Only what is known is marked: an `R.` path that is neither an operator nor in the namespace
+// table (query/namespaces.h) for the file's era gets no token past its last known part (`T.block`
+// in a current-era file has none); a string is a dtype only when it is a whole argument in a dtype
+// position of an R./T./I. call (the op's `dtype`/`out_dtype` parameter, the table's dtype_arg, a
+// `dtype=` keyword, the lone argument of `R.Tensor("float32")`) and spells a dtype.
+//
+// Not marked: TIR loop and block iteration variables (the model has no symbols for them), plain
+// Python names, the module alias (`cls`) itself.
 #ifndef TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
 #define TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
 
@@ -63,11 +74,14 @@ struct SemanticToken {
 
 /// Every token of the file, sorted by position, non-overlapping, non-empty and within one line
 /// (multi-line candidates are dropped). Where candidates overlap, the one starting first (the
-/// shorter on a tie) is kept. Cost: one walk of the syntax tree plus the model's symbols.
+/// shorter on a tie) is kept. Cost: one pass over the text plus the model's symbols and a sort of
+/// the latter; about 0.7 ms at 2k lines and 27 ms at 100k lines.
 std::vector<SemanticToken> SemanticTokens(const Document& doc, const FileModel& model);
 
-/// The tokens that intersect `range` (LSP's semanticTokens/range): the tree walk descends only
-/// into nodes that intersect it, and only the functions that intersect it are read.
+/// The tokens that intersect `range` (LSP's semanticTokens/range), the same as SemanticTokens's
+/// that intersect it: the text is scanned from the nearest definition line (`def`, `class`, a
+/// decorator) at or before the range to the end of the range's last line, and only the functions
+/// that intersect it are read.
 std::vector<SemanticToken> SemanticTokensInRange(const Document& doc, const FileModel& model, TextRange range);
 
 }  // namespace tvmls::analysis

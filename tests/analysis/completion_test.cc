@@ -222,6 +222,15 @@ const CompletionCase kCompletionCases[] = {
     {"NumberNothing", Base::kClassic, Slot::kRelax, "lv1 = 1.‸", "", {}, {"*"}},
     {"BareNameOffersAliasesAndLocals", Base::kClassic, Slot::kRelax, "lv1 = R.add(l‸", "l", {"R", "T", "I", "lv", "x"},
      {"gv", "lv1"}},
+    {"KeywordArguments", Base::kClassic, Slot::kRelax, "lv1 = R.nn.conv2d(x, x, strides=2, pa‸", "pa",
+     {"padding=", "dilation=", "out_dtype=", "lv", "R"}, {"strides=", "data=", "weight="}},
+    {"KeywordArgumentsClassicSpelling", Base::kClassic, Slot::kRelax, "lv1 = R.call_tir(cls.relu, (lv,), ‸", "",
+     {"out_sinfo=", "tir_vars="}, {"out_ty="}},
+    {"KeywordArgumentsCurrentSpelling", Base::kCurrent, Slot::kRelax, "lv1 = R.call_tir(cls.relu, (lv,), ‸", "",
+     {"out_ty="}, {"out_sinfo=", "tir_vars="}},
+    {"NoKeywordArgumentsInsideAValue", Base::kClassic, Slot::kRelax, "lv1 = R.nn.conv2d(x, x + ‸", "", {"x"},
+     {"strides="}},
+    {"NoKeywordArgumentsForModuleFunctions", Base::kClassic, Slot::kRelax, "lv1 = cls.relu(‸", "", {"x"}, {"inp="}},
     {"DefiningANameNothing", Base::kClassic, Slot::kClass, "def ma‸", "ma", {}, {"*"}},
 };
 
