@@ -208,19 +208,26 @@ ScanState Scan(std::string_view text, uint32_t offset) {
 // ---------------------------------------------------------------- dotted names in the text
 
 // `R.nn.conv2d` ending at `end` (exclusive), read backwards: the parts and where the head starts.
-// Whitespace is allowed only before `end` (`f (x)`), not around the dots.
+// Whitespace is not allowed around the dots. `rooted` is false when the chain hangs off something
+// that is not a name (`f(x).g`, `a[0].b`, `1.5`): an attribute of a value.
 struct Chain {
   std::vector<std::string> parts;
   uint32_t begin = 0;
+  bool rooted = true;
 };
 
+// Nullopt when no name ends at `end`.
 std::optional<Chain> ChainEndingAt(std::string_view text, uint32_t end) {
   Chain chain;
   uint32_t e = end;
   while (true) {
     uint32_t b = e;
     while (b > 0 && IsIdentChar(text[b - 1])) --b;
-    if (b == e || IsDigit(text[b])) return std::nullopt;
+    if (b == e || IsDigit(text[b])) {
+      if (chain.parts.empty()) return std::nullopt;
+      chain.rooted = false;
+      return chain;
+    }
     chain.parts.insert(chain.parts.begin(), std::string(text.substr(b, e - b)));
     chain.begin = b;
     if (b > 0 && text[b - 1] == '.') {
@@ -664,9 +671,7 @@ std::optional<CallSite> InnermostCall(std::string_view text, const ScanState& sc
     std::optional<Chain> chain = ChainEndingAt(text, e);
     if (!chain) continue;  // a parenthesized expression or tuple
     if (chain->parts.size() == 1 && IsPythonKeyword(chain->parts[0])) continue;  // `if (`, `in (`
-    if (chain->begin > 0 && (text[chain->begin - 1] == ')' || text[chain->begin - 1] == ']')) {
-      return std::nullopt;  // `f(x).g(`: a method of a value
-    }
+    if (!chain->rooted) return std::nullopt;  // `f(x).g(`: a method of a value
     return CallSite{&b, std::move(*chain)};
   }
   return std::nullopt;
@@ -957,8 +962,7 @@ CompletionResult CompleteAt(const Document& doc, const FileModel& model, uint32_
   if (begin < offset && IsDigit(text[begin])) return result;  // a number
   if (begin > 0 && text[begin - 1] == '.') {
     std::optional<Chain> chain = ChainEndingAt(text, begin - 1);
-    if (!chain) return result;
-    if (chain->begin > 0 && (text[chain->begin - 1] == ')' || text[chain->begin - 1] == ']')) return result;
+    if (!chain || !chain->rooted) return result;  // `f(x).`, `a[0].`, `1.`
     const ModuleModel* module = nullptr;
     Root root = RootOf(model, text, offset, chain->parts[0], &module);
     switch (root) {
