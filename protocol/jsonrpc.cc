@@ -22,7 +22,12 @@ std::optional<ResponseError> ResponseError::FromJson(const json& value) {
   auto message = value.find("message");
   if (code == value.end() || !code->is_number_integer()) return std::nullopt;
   if (message == value.end() || !message->is_string()) return std::nullopt;
-  int64_t c = code->is_number_unsigned() ? INT64_MAX : code->get<int64_t>();
+  // The parser stores every non-negative integer as unsigned: 0 and positive (application-defined)
+  // codes are valid too.
+  if (code->is_number_unsigned() && code->get<uint64_t>() > static_cast<uint64_t>(INT_MAX)) {
+    return std::nullopt;
+  }
+  int64_t c = code->is_number_unsigned() ? static_cast<int64_t>(code->get<uint64_t>()) : code->get<int64_t>();
   if (c < INT_MIN || c > INT_MAX) return std::nullopt;
   ResponseError error(static_cast<int>(c), message->get<std::string>());
   if (auto data = value.find("data"); data != value.end()) error.data = *data;

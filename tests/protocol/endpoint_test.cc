@@ -774,11 +774,31 @@ TEST(EndpointCalls, ResultsAndErrorsReachTheirCallbacks) {
   ExpectNothingElse(client);
 }
 
+TEST(EndpointCalls, ErrorWithAPositiveCodeReachesItsCallback) {
+  // Application-defined codes may be positive (or 0); such a reply used to be refused as an
+  // invalid message (-32600 to the client), leaving the call pending.
+  Mailbox<CallResponse> answers;  // Outlives the client, whose loop thread fills it.
+  LoopbackClient client(Server());
+  Initialize(client);
+  client.endpoint().Call("workspace/applyEdit", {{"edit", json::object()}},
+                         [&answers](CallResponse r) { answers.Put(std::move(r)); });
+  std::optional<json> request = client.WaitForServerRequest("workspace/applyEdit", kWait);
+  ASSERT_TRUE(request);
+  client.SendErrorResponse((*request)["id"], ResponseError(7, "the editor refused"));
+  std::optional<CallResponse> a = answers.Take();
+  ASSERT_TRUE(a);
+  ASSERT_FALSE(a->ok());
+  EXPECT_EQ(a->error->code, 7);
+  EXPECT_EQ(a->error->message, "the editor refused");
+  ExpectNothingElse(client);
+}
+
 TEST(EndpointCalls, ResponseWithUnknownIdIsIgnored) {
   LoopbackClient client(Server());
   Initialize(client);
   client.SendResponse(999, "who asked?");
   client.SendErrorResponse("nope", ResponseError(ErrorCode::kInternalError, "x"));
+  client.SendErrorResponse(998, ResponseError(1, "positive code"));
   ExpectNothingElse(client);
 }
 

@@ -61,6 +61,23 @@ TEST(ParseMessage, Responses) {
   EXPECT_EQ(r.message->error->data, json::array({1}));
 }
 
+TEST(ParseMessage, ErrorCodesOfAnySignInTheIntRange) {
+  // Non-negative numbers come out of the JSON parser as unsigned: 0 and positive
+  // (application-defined) codes are valid error codes all the same.
+  for (const char* code : {"0", "1", "2147483647", "-1", "-2147483648", "-32601"}) {
+    ParseResult r = Parse(std::string(R"({"jsonrpc":"2.0","id":5,"error":{"code":)") + code +
+                          R"(,"message":"m"}})");
+    ASSERT_TRUE(r.message) << code;
+    ASSERT_TRUE(r.message->error) << code;
+    EXPECT_EQ(r.message->error->code, std::stoll(code));
+  }
+  for (const char* code : {"2147483648", "-2147483649", "18446744073709551615", "1.5"}) {
+    ExpectRejected(std::string(R"({"jsonrpc":"2.0","id":5,"error":{"code":)") + code +
+                       R"(,"message":"m"}})",
+                   kInvalid, nullptr);
+  }
+}
+
 TEST(ParseMessage, InvalidJsonIsParseErrorWithNullId) {
   ExpectRejected(R"({"jsonrpc":"2.0","id":1,"method":)", kParse, nullptr);
   ExpectRejected("", kParse, nullptr);
