@@ -72,6 +72,7 @@
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <map>
@@ -87,7 +88,12 @@ namespace {
 
 using protocol::json;
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::seconds kWait(10);
+// How long a step waits: 10 s, or TVMLS_TRANSCRIPT_WAIT_MS (e.g. to check quickly that broken
+// transcripts fail).
+const std::chrono::milliseconds kWait = [] {
+  const char* ms = std::getenv("TVMLS_TRANSCRIPT_WAIT_MS");
+  return std::chrono::milliseconds(ms != nullptr ? std::atoi(ms) : 10000);
+}();
 
 // ---- Patterns and expansions ----
 
