@@ -39,8 +39,7 @@
 //                            first). stdio: the process exits with N and its stdout is at its end.
 //                            TCP: the server closes the connection (unless the client vanished),
 //                            logs `session 1: session ended (...), exit code N`, and the process
-//                            keeps running: a new connection gets its `initialize` answered. (At
-//                            the end the listener gets SIGTERM and must exit 0.)
+//                            keeps running: a new connection gets its `initialize` answered.
 //   {"expectLog": "text"}    waits for a line of the server's stderr containing the text (after
 //                            the previous expectLog's match).
 //
@@ -49,12 +48,14 @@
 // strings: "@any" (any value, also null), "@absent" (as a member: the member must be missing),
 // "@contains:TEXT" (a string containing TEXT).
 //
-// CHECKED AFTER EVERY TRANSCRIPT (which must end with expectExit):
+// CHECKED AFTER EVERY TRANSCRIPT (which must end with expectExit; over TCP the listener then gets
+// SIGTERM and must exit 0):
 //   * exactly one response per request: a response id never answers more requests than were
 //     sent with that id (by "send" or a "frame" piece), and every request sent was answered,
 //     except (at most once) the ids listed in "unanswered";
 //   * every response and every server-to-client request was consumed by a step (a transcript
-//     states every answer it gets); unmatched notifications (diagnostics, logs) are fine.
+//     states every answer it gets); unmatched notifications (diagnostics, logs) are fine;
+//   * the server's stderr has no sanitizer report (ASan, LSan, UBSan builds).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -258,7 +259,11 @@ class Server {
           log_.append(bytes);
           cv_.notify_all();
         },
-        [] {});
+        [this] {
+          std::lock_guard<std::mutex> lock(mu_);
+          log_ended_ = true;
+          cv_.notify_all();
+        });
     if (transport == Transport::kStdio) {
       close(in[0]);
       close(out[1]);
@@ -379,6 +384,12 @@ class Server {
     return std::nullopt;
   }
 
+  // Once the process has exited: its whole stderr.
+  std::optional<std::string> FinalLog() {
+    if (!WaitUntil([&] { return log_ended_; })) return std::nullopt;
+    return Log();
+  }
+
   bool WaitForEof() {
     return WaitUntil([&] { return eof_; });
   }
@@ -487,6 +498,7 @@ class Server {
   std::string log_;
   size_t log_mark_ = 0;
   bool eof_ = false;
+  bool log_ended_ = false;
 
   // Last: they call into the members above.
   std::unique_ptr<Reader> err_reader_;
@@ -671,6 +683,12 @@ TEST_P(Transcript, ServerAnswersAsRecorded) {
     std::optional<int> status = server.Terminate();
     ASSERT_TRUE(status) << "the listener did not stop on SIGTERM\n" << context();
     EXPECT_EQ(*status, 0) << context();
+  }
+  // In sanitizer builds: no report from the server (an exit code alone may not tell).
+  std::optional<std::string> log = server.FinalLog();
+  ASSERT_TRUE(log) << "the server's stderr did not end\n" << context();
+  for (const char* report : {"Sanitizer", "runtime error:"}) {
+    EXPECT_EQ(log->find(report), std::string::npos) << "the server reported:\n" << *log;
   }
 }
 
