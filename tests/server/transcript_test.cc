@@ -18,7 +18,9 @@
 //                            {"repeat": "text", "times": N}, or {"frame": body, "header": "..."}
 //                            (body: a string sent as is, or a JSON value serialized as is; header:
 //                            default "Content-Length: {length}\r\n\r\n", "{length}" being the
-//                            body's byte count). All pieces go out in one write.
+//                            body's byte count). All pieces go out in one write. Requests in
+//                            frame pieces are counted (see below); the ids of requests inside
+//                            plain strings are listed in "requests": [ids] beside "sendRaw".
 //   {"expect": pattern}      waits (bounded, 10 s) for a message from the server matching the
 //                            pattern (below) and consumes it. Messages received before it that do
 //                            not match stay for later steps.
@@ -591,6 +593,7 @@ TEST_P(Transcript, ServerAnswersAsRecorded) {
       server.Send(protocol::EncodeFrame(body), body);
     } else if (step.contains("sendRaw")) {
       std::string bytes = RawBytes(step["sendRaw"], &requests);
+      for (const json& id : step.value("requests", json::array())) requests.push_back(id);
       server.Send(bytes, json(bytes).dump(-1, ' ', false, json::error_handler_t::replace));
     } else if (step.contains("expect")) {
       const json& pattern = step["expect"];
