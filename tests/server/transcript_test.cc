@@ -21,11 +21,13 @@
 //                            body's byte count). All pieces go out in one write. Requests in
 //                            frame pieces are counted (see below); the ids of requests inside
 //                            plain strings are listed in "requests": [ids] beside "sendRaw".
-//   {"expect": pattern}      waits (bounded, 10 s) for a message from the server matching the
-//                            pattern (below) and consumes it. Messages received before it that do
-//                            not match stay for later steps.
+//   {"expect": pattern}      waits for a message from the server matching the pattern (below)
+//                            and consumes it. Messages received before it that do not match stay
+//                            for later steps. Waits are bounded: 10 s, or TVMLS_TRANSCRIPT_WAIT_MS
+//                            (e.g. to check quickly that a broken transcript fails).
 //   {"expectAnyOf": [p...]}  the same for the first message matching any of the patterns (for an
-//                            outcome that is a genuine race; the transcript says why).
+//                            outcome that is a genuine race; the transcript says why). Which one
+//                            matched is recorded as the test property stepN_alternative.
 //   {"expectNone": pattern, "forMs": N}
 //                            no message (already received and not consumed, or arriving within N
 //                            ms) matches the pattern. Keep N small.
@@ -53,11 +55,18 @@
 // CHECKED AFTER EVERY TRANSCRIPT (which must end with expectExit; over TCP the listener then gets
 // SIGTERM and must exit 0):
 //   * exactly one response per request: a response id never answers more requests than were
-//     sent with that id (by "send" or a "frame" piece), and every request sent was answered,
+//     sent with that id (by "send", a "frame" piece or "requests"), and every one was answered,
 //     except (at most once) the ids listed in "unanswered";
 //   * every response and every server-to-client request was consumed by a step (a transcript
 //     states every answer it gets); unmatched notifications (diagnostics, logs) are fine;
 //   * the server's stderr has no sanitizer report (ASan, LSan, UBSan builds).
+//
+// ORDER. A transcript relies only on orders the server guarantees: it reads messages in order, so
+// a request sees the effect of every notification sent before it (and a reply to a server request
+// is handled before what follows it); responses and notifications from the analysis worker may
+// interleave, which is why an expect takes the first match and leaves the rest. Where a test needs
+// a request to be pending (cancellation, ContentModified), it queues it behind an analysis of tens
+// of milliseconds and sends what overtakes it in the same write (see cancellation.json).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
