@@ -294,13 +294,17 @@ class RelaxLowering {
         for (TSNode p : NamedChildren(value)) {
           if (!Is(p, "pair")) continue;
           auto var = StringValue(Field(p, "key"), text_);
+          if (var) AddSymVarReferences(*var, RangeOf(Field(p, "key")));  // the name in quotes
           AnnotationContext actx = AnnCtx(false);
           arith::Expr bound = LowerDim(Field(p, "value"), actx);
           if (var && bound.AsConst()) facts_.AddRange(*var, {0, *bound.AsConst()});
         }
       } else if (*key == "tir_non_negative_var" && (Is(value, "list") || Is(value, "tuple"))) {
         for (TSNode v : NamedChildren(value)) {
-          if (auto var = StringValue(v, text_)) facts_.AddNonNegative(*var);
+          auto var = StringValue(v, text_);
+          if (!var) continue;
+          AddSymVarReferences(*var, RangeOf(v));
+          facts_.AddNonNegative(*var);
         }
       }
     }
@@ -578,6 +582,7 @@ class RelaxLowering {
         VarEntry joined = e;
         joined.info = types::Join(e.info, it->second.info, facts_);
         joined_with_[it->second.symbol] = e.symbol;  // uses of the joined name use both
+        if (it->second.symbol >= 0 && e.symbol >= 0) fn_->symbols[it->second.symbol].same_as = e.symbol;
         env_[name] = joined;
       } else if (new_then || new_else) {
         branch_only_.insert(name);

@@ -86,6 +86,10 @@ struct Symbol {
   TextRange definition;
   std::vector<TextRange> references;
   std::string detail;  // hover text: struct info, buffer shape/dtype/scope, signature
+  /// Another symbol (an index into the function's symbols) this one is the same variable as:
+  /// a name bound in both branches of an `if` is one variable after it, and the else branch's
+  /// binding points at the then branch's. -1 when none. Renaming one renames all of them.
+  int same_as = -1;
 };
 
 /// A span with hover text that is not a symbol: call results, op names, `cls.f` references.

@@ -223,12 +223,28 @@ std::vector<Highlight> Normalize(std::vector<Highlight> out) {
   return merged;
 }
 
-// Every occurrence of a symbol: its own and those of the symbols defined at the same place
-// under the same name (`n: R.Prim("int64")` is a Relax parameter and a symbolic variable).
+// Where a symbol's chain of `same_as` links ends (a name bound in both branches of an `if`).
+const Symbol& Root(const FunctionModel& fn, const Symbol& s) {
+  const Symbol* r = &s;
+  for (size_t guard = 0; r->same_as >= 0 && static_cast<size_t>(r->same_as) < fn.symbols.size() &&
+                         guard < fn.symbols.size();
+       ++guard) {
+    r = &fn.symbols[r->same_as];
+  }
+  return *r;
+}
+
+// `t` is the same variable as `s`: the same name, and defined at the same place (`n:
+// R.Prim("int64")` is a Relax parameter and a symbolic variable) or joined after an `if`.
+bool SameVariable(const FunctionModel& fn, const Symbol& s, const Symbol& t) {
+  return t.name == s.name && Root(fn, t).definition == Root(fn, s).definition;
+}
+
+// Every occurrence of a symbol and of the symbols that are the same variable.
 std::vector<Highlight> SymbolOccurrences(const FunctionRef& f, const Symbol& s) {
   std::vector<Highlight> out;
   for (const Symbol& t : f.fn->symbols) {
-    if (t.name != s.name || t.definition != s.definition) continue;
+    if (!SameVariable(*f.fn, s, t)) continue;
     if (!t.definition.empty()) out.push_back({Absolute(f, t.definition), true});
     for (TextRange r : t.references) {
       if (!r.empty()) out.push_back({Absolute(f, r), false});
@@ -414,9 +430,10 @@ RenameResult RenameAt(const Document& doc, const FileModel& model, uint32_t offs
     }
     std::string problem;
     if (t.kind == Target::Kind::kSymbol) {
+      TextRange own_name = Absolute(*g, g->fn->name_range);  // bound outside the function
       ForEachName(node, [&](TSNode n) {
-        if (!problem.empty()) return;
         TextRange r = RangeOfNode(n);
+        if (!problem.empty() || r == own_name) return;
         std::string_view text = Slice(doc.Text(), r);
         if (text == new_name) {
           problem = Quote(new_name) + " is already used in function " + Quote(g->fn->name) + " (" +
