@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lsp_session.h"
+#include "text/line_index.h"
 #include "support/files.h"
 
 namespace tvmls::testing {
@@ -355,6 +356,60 @@ TEST(LspFeatures, SignatureHelpInsideAnOperatorCall) {
   r = s.Request("textDocument/signatureHelp", Params(9, 8));
   ASSERT_TRUE(r);
   EXPECT_TRUE((*r)["result"].is_null()) << r->dump();
+}
+
+// Every position-taking request at positions spread over every fixture and example (broken ones
+// included): each gets one answer, a result or a deliberate error, never an internal error.
+TEST(LspFeatures, EveryRequestAnywhereGetsAnAnswer) {
+  std::vector<std::string> files = ListFilesRecursive("tests/fixtures", ".py");
+  for (const std::string& f : ListFiles("examples", ".py")) files.push_back(f);
+  LspSession s(json{{"debounceMs", 0}, {"semanticTokensForPython", true}},
+               {{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+  int requests = 0;
+  for (const std::string& path : files) {
+    std::string text = ReadFileOrDie(path);
+    std::string uri = "file://" + path;
+    s.Open(uri, text);
+    ASSERT_TRUE(s.Diagnostics(uri)) << path;
+    analysis::LineIndex lines(text);
+    for (uint32_t offset = 0; offset < text.size(); offset += 97) {
+      analysis::Position p = lines.ToPosition(text, offset, analysis::Encoding::kUtf16);
+      json at = LspSession::At(uri, p.line, p.column);
+      json rename = at;
+      rename["newName"] = "renamed_name";
+      json range = {{"start", at["position"]}, {"end", at["position"]}};
+      json action = {{"textDocument", {{"uri", uri}}},
+                     {"range", range},
+                     {"context", {{"diagnostics", json::array()}}}};
+      json selection = {{"textDocument", {{"uri", uri}}}, {"positions", {at["position"]}}};
+      for (const auto& [method, params] :
+           std::vector<std::pair<std::string, json>>{{"textDocument/hover", at},
+                                                     {"textDocument/definition", at},
+                                                     {"textDocument/documentHighlight", at},
+                                                     {"textDocument/prepareRename", at},
+                                                     {"textDocument/rename", rename},
+                                                     {"textDocument/completion", at},
+                                                     {"textDocument/signatureHelp", at},
+                                                     {"textDocument/selectionRange", selection},
+                                                     {"textDocument/codeAction", action}}) {
+        std::optional<json> r = s.Request(method, params);
+        ASSERT_TRUE(r) << method << " at " << path << ":" << p.line + 1;
+        ++requests;
+        if (r->contains("error")) {
+          EXPECT_EQ((*r)["error"]["code"], -32803)
+              << method << " at " << path << ":" << p.line + 1 << ": " << r->dump();
+        }
+      }
+    }
+    for (const char* method : {"textDocument/foldingRange", "textDocument/semanticTokens/full",
+                               "textDocument/documentSymbol"}) {
+      std::optional<json> r = s.Request(method, {{"textDocument", {{"uri", uri}}}});
+      ASSERT_TRUE(r) << method;
+      EXPECT_TRUE(r->contains("result")) << method << " on " << path << ": " << r->dump();
+    }
+    s.Close(uri);
+  }
+  EXPECT_GT(requests, 5000);
 }
 
 TEST(LspServerPool, DocumentsAreAnalysedIndependently) {
