@@ -21,6 +21,7 @@ struct ReplyState {
   std::string key;  // IdKey(id).
   std::string method;
   bool is_initialize = false;
+  bool is_shutdown = false;
   std::atomic<bool> replied{false};
   CancellationToken token;
 
@@ -52,6 +53,10 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
   std::unordered_map<std::string, Pending> incoming;
   std::unordered_map<std::string, Endpoint::CallCallback> outgoing;
   int64_t next_id = 1;
+  // Replies taken out of `incoming` and not yet written, and the reply to `shutdown` held back
+  // until both this count and `incoming` are down to zero (see Complete).
+  int writing = 0;
+  std::optional<json> held_shutdown_reply;
 
   // Guarded by write_mu.
   std::mutex write_mu;
@@ -100,7 +105,9 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
     return core->Complete(*s, response, is_error);
   }
 
-  // The first reply for `s`: bookkeeping, then the write.
+  // The first reply for `s`: bookkeeping, then the write. The reply to `shutdown` is written only
+  // once every request received before it has been answered and its reply written, so that a
+  // client that exits as soon as it sees that reply has had one reply to each of its requests.
   bool Complete(const ReplyState& s, const json& response, bool is_error) {
     {
       std::lock_guard<std::mutex> lock(mu);
@@ -111,8 +118,24 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
       if (s.is_initialize && state == LifecycleState::kInitializing) {
         state = is_error ? LifecycleState::kUninitialized : LifecycleState::kInitialized;
       }
+      if (s.is_shutdown && (!incoming.empty() || writing > 0)) {
+        held_shutdown_reply = response;
+        return true;
+      }
+      ++writing;
     }
-    return Write(response);
+    bool written = Write(response);
+    std::optional<json> release;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      --writing;
+      if (writing == 0 && incoming.empty() && held_shutdown_reply) {
+        release = std::move(held_shutdown_reply);
+        held_shutdown_reply.reset();
+      }
+    }
+    if (release) Write(*release);
+    return written;
   }
 
   // From ~ReplyState when no copy replied.
@@ -222,6 +245,7 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
         s->key = key;
         s->method = message.method;
         s->is_initialize = is_initialize;
+        s->is_shutdown = is_shutdown;
         incoming[key] = Pending{s, s.get()};
       }
     }
@@ -397,6 +421,7 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
       calls.swap(outgoing);
       for (auto& entry : incoming) pending.push_back(entry.second.weak);
       incoming.clear();
+      held_shutdown_reply.reset();  // Dropped like every reply after the end.
     }
     logger.Info("session ended (" + std::string(reason) + "), exit code " + std::to_string(code));
     Endpoint::TransportHooks detached;

@@ -36,7 +36,10 @@
 //     reply leaves it uninitialized. A second `initialize` gets -32600.
 //   * `shutdown`: from the moment it arrives every further request gets -32600 and notifications
 //     other than `exit` are dropped. The registered handler (if any) runs and must reply (null);
-//     without one, null is replied.
+//     without one, null is replied. That reply is written only after every request received
+//     before `shutdown` has been answered (a client may exit as soon as it sees it, and must have
+//     had one reply to each request by then): handlers must not keep a Reply unanswered
+//     indefinitely (polling the CancellationToken is fine: $/cancelRequest still works).
 //   * `exit`: the registered handler (if any) runs, then the session ends.
 //   * ExitCode(): 0 if `shutdown` arrived before the session ended, else 1 (LSP: exit without
 //     shutdown, or the client vanished).

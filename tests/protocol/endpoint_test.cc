@@ -434,6 +434,59 @@ TEST(EndpointLifecycle, RequestsAfterShutdownAreInvalid) {
   EXPECT_EQ(count->load(), 0);
 }
 
+TEST(EndpointLifecycle, ShutdownIsAnsweredAfterTheRequestsBeforeIt) {
+  // A client may exit as soon as it sees the reply to shutdown: by then every request it sent
+  // before must have had its reply (they used to be dropped by the exit).
+  Mailbox<Reply> held;  // Outlives the client, whose loop thread fills it.
+  LoopbackClient client(Server([&held](Endpoint& ep, Workers&) {
+    ep.OnRequest("slow", [&held](const json&, Reply reply) { held.Put(reply); });
+  }));
+  Initialize(client);
+  json slow1 = client.SendRequest("slow");
+  json slow2 = client.SendRequest("slow");
+  json shutdown = client.SendRequest("shutdown");
+  std::optional<Reply> reply1 = held.Take();
+  std::optional<Reply> reply2 = held.Take();
+  ASSERT_TRUE(reply1 && reply2);
+  // The loop has read shutdown once a request after it is answered (-32600).
+  json after = client.SendRequest("ping");
+  ExpectError(client.WaitForResponse(after, kWait), -32600, after);
+  EXPECT_FALSE(client.WaitForResponse(shutdown, 100ms)) << "shutdown answered first";
+  reply2->Result("second");
+  EXPECT_FALSE(client.WaitForResponse(shutdown, 50ms)) << "shutdown answered first";
+  std::thread worker([&] { reply1->Result("first"); });  // Replies from any thread count.
+  worker.join();
+  std::optional<json> r = client.WaitForResponse(shutdown, kWait);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE((*r)["result"].is_null()) << r->dump();
+  // In order on the wire: both replies came before the shutdown reply.
+  std::optional<json> first = client.WaitForResponse(slow1, 0ms);
+  std::optional<json> second = client.WaitForResponse(slow2, 0ms);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ((*first)["result"], "first");
+  EXPECT_EQ((*second)["result"], "second");
+  client.SendNotification("exit");
+  ASSERT_TRUE(client.WaitForEnd(kWait));
+  EXPECT_EQ(client.ExitCode(), 0);
+}
+
+TEST(EndpointLifecycle, ShutdownWithRequestsPendingIsNotAnsweredAfterTheEnd) {
+  Mailbox<Reply> held;  // Outlives the client.
+  LoopbackClient client(Server([&held](Endpoint& ep, Workers&) {
+    ep.OnRequest("slow", [&held](const json&, Reply reply) { held.Put(reply); });
+  }));
+  Initialize(client);
+  client.SendRequest("slow");
+  json shutdown = client.SendRequest("shutdown");
+  std::optional<Reply> reply = held.Take();
+  ASSERT_TRUE(reply);
+  client.CloseInput();  // The client gives up: the session ends, exit code 0 (shutdown came).
+  ASSERT_TRUE(client.WaitForEnd(kWait));
+  EXPECT_EQ(client.ExitCode(), 0);
+  EXPECT_FALSE(reply->Result("late"));
+  EXPECT_FALSE(client.WaitForResponse(shutdown, 50ms));
+}
+
 TEST(EndpointLifecycle, ShutdownHandlerAnswersShutdown) {
   auto called = std::make_shared<std::atomic<bool>>(false);
   LoopbackClient client(Server([called](Endpoint& ep, Workers&) {
