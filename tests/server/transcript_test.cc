@@ -546,7 +546,9 @@ std::string RawBytes(const json& pieces, std::vector<json>* requests) {
     } else if (piece.contains("bytes")) {
       for (const json& b : piece["bytes"]) bytes += static_cast<char>(b.get<int>());
     } else if (piece.contains("repeat")) {
-      for (int i = 0; i < piece["times"].get<int>(); ++i) bytes += piece["repeat"].get<std::string>();
+      for (int i = 0; i < piece["times"].get<int>(); ++i) {
+        bytes += piece["repeat"].get<std::string>();
+      }
     } else if (piece.contains("frame")) {
       json body = piece["frame"];
       ExpandFiles(&body);
@@ -624,8 +626,8 @@ TEST_P(Transcript, ServerAnswersAsRecorded) {
       RecordProperty("step" + std::to_string(i) + "_alternative", static_cast<int>(which));
     } else if (step.contains("expectNone")) {
       const json& pattern = step["expectNone"];
-      std::optional<json> got =
-          server.Within([&](const json& m) { return Matches(m, pattern); }, step["forMs"].get<int>());
+      std::optional<json> got = server.Within([&](const json& m) { return Matches(m, pattern); },
+                                              step["forMs"].get<int>());
       ASSERT_FALSE(got) << "unexpected: " << got->dump() << "\n" << context();
     } else if (step.contains("replyTo")) {
       const json& pattern = step["replyTo"];
