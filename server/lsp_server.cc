@@ -99,7 +99,13 @@ analysis::Position GetPosition(const ParamView& p, const std::string& path) {
 }
 
 int SymbolKind(analysis::OutlineItem::Kind kind) {
-  return kind == analysis::OutlineItem::Kind::kModule ? 2 /* Module */ : 12 /* Function */;
+  switch (kind) {
+    case analysis::OutlineItem::Kind::kModule: return 2;          // Module
+    case analysis::OutlineItem::Kind::kDataflowBlock: return 3;   // Namespace
+    case analysis::OutlineItem::Kind::kRelaxFunction:
+    case analysis::OutlineItem::Kind::kPrimFunction: return 12;   // Function
+  }
+  return 12;
 }
 
 json DocumentSymbol(const QueryContext& ctx, const analysis::OutlineItem& item) {

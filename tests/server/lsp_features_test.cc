@@ -168,6 +168,25 @@ TEST(LspFeatures, RenameAppliesAndPrepareRenameRefusesWithTheReason) {
   EXPECT_EQ((*keyword)["error"]["code"], -32803) << keyword->dump();
 }
 
+TEST(LspFeatures, DocumentSymbolsShowDataflowBlocks) {
+  LspSession s(json{{"debounceMs", 0}},
+               {{"textDocument", {{"documentSymbol", {{"hierarchicalDocumentSymbolSupport", true}}}}}});
+  s.Open(kUri, kModule);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::optional<json> r = s.Request("textDocument/documentSymbol", {{"textDocument", {{"uri", kUri}}}});
+  ASSERT_TRUE(r);
+  const json& module = (*r)["result"][0];
+  EXPECT_EQ(module["name"], "Mod");
+  EXPECT_EQ(module["kind"], 2);
+  const json& main = module["children"][0];
+  EXPECT_EQ(main["name"], "main");
+  EXPECT_EQ(main["kind"], 12);
+  ASSERT_EQ(main["children"].size(), 1u) << r->dump();
+  EXPECT_EQ(main["children"][0]["kind"], 3);  // Namespace: the dataflow block
+  EXPECT_EQ(main["children"][0]["range"]["start"]["line"], 10);
+  EXPECT_EQ(main["children"][0]["range"]["end"]["line"], 13);
+}
+
 TEST(LspFeatures, FoldingRangesAreLines) {
   LspSession s;
   s.Open(kUri, kModule);
