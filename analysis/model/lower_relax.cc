@@ -949,7 +949,7 @@ class RelaxLowering {
       }
       return v;
     }
-    if (Is(n, "tuple") || Is(n, "list")) {
+    if (Is(n, "tuple") || Is(n, "list") || Is(n, "expression_list")) {
       v.literal.kind = ops::Literal::Kind::kList;
       std::vector<StructInfo> fields;
       for (TSNode c : NamedChildren(n)) {
@@ -1361,11 +1361,22 @@ class RelaxLowering {
     return pure;
   }
 
-  // Bindings of pure values whose variable nothing reads: a hint, faded by editors.
+  // Bindings of pure values whose variable nothing reads: a hint, faded by editors. The model's
+  // references are the evidence; as a guard against constructs whose uses it does not record, a
+  // name spelled as an identifier anywhere in the function other than where a symbol is defined
+  // is taken as used.
   void FinishUnused() {
+    if (removable_.empty()) return;
+    std::set<uint32_t> definitions;
+    for (const Symbol& s : fn_->symbols) definitions.insert(s.definition.begin);
+    std::map<std::string_view, int> spelled;
+    ForEachNode(def_, [&](TSNode n) {
+      if (Is(n, "identifier") && !definitions.count(Rel(n).begin)) ++spelled[TextOf(n, text_)];
+      return true;
+    });
     for (int index : removable_) {
       const Symbol& s = fn_->symbols[static_cast<size_t>(index)];
-      if (!s.references.empty()) continue;
+      if (!s.references.empty() || spelled[s.name] > 0) continue;
       auto joined = joined_with_.find(index);
       if (joined != joined_with_.end() &&
           !fn_->symbols[static_cast<size_t>(joined->second)].references.empty()) {
