@@ -27,6 +27,7 @@ struct ClientFeatures {
   bool completion_deprecated_tag = false;  // completionItem.tagSupport has 1 (Deprecated)
   bool markdown_docs = false;            // completionItem.documentationFormat has markdown
   bool line_folding_only = true;         // foldingRange.lineFoldingOnly (we fold lines anyway)
+  bool progress = false;                 // window.workDoneProgress
   /// semanticTokens.tokenTypes: the legend uses our custom types (`dtype`, `buffer`) only when
   /// the client lists them, else their standard fallbacks.
   std::vector<std::string> token_types;

@@ -2,6 +2,7 @@
 #include "lsp_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -33,6 +34,9 @@ namespace {
 constexpr double kMinDebounceMs = 50;
 constexpr double kMaxDebounceMs = 500;
 constexpr unsigned kMaxWorkers = 4;
+// A document analysed from scratch (opened, or its analyzer replaced by new settings) at least
+// this large shows a work-done progress in clients that support it: about 0.1 s of analysis.
+constexpr size_t kProgressBytes = 256 * 1024;
 
 // One entry of didOpen/didChange: the whole text, or a range replaced.
 struct Change {
@@ -207,6 +211,11 @@ struct LanguageServer::Impl {
   };
   void WorkerMain();
   Outcome Process(DocState& d, Work& work);
+  /// Shows "Analysing FILE" while `run` runs, when the client supports work-done progress. The
+  /// token is created with window/workDoneProgress/create; `begin` goes out only if the client
+  /// accepted before `run` finished, and `end` only after a `begin`.
+  void WithProgress(const std::string& uri, const std::function<void()>& run);
+  std::atomic<int64_t> progress_tokens{0};
   void AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters);
 };
 
@@ -490,6 +499,7 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
                                          "hierarchicalDocumentSymbolSupport"});
     const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
     client.snippets = Flag(item, {"snippetSupport"});
+    client.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
     const json& tags = At(item, {"tagSupport", "valueSet"});
     client.completion_deprecated_tag =
         tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
@@ -787,7 +797,9 @@ void LanguageServer::Impl::WorkerMain() {
 
 LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& work) {
   Outcome outcome;
+  bool fresh_analyzer = false;
   if (!d.analyzer || !SameOptions(d.analyzer_options, work.settings.options)) {
+    fresh_analyzer = true;
     d.analyzer = std::make_unique<analysis::Analyzer>(work.settings.options);
     d.analyzer_options = work.settings.options;
     work.analyse = true;
@@ -829,7 +841,11 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
   }
   if (!work.analyse) return outcome;
   Clock::time_point start = Clock::now();
-  d.analyzer->Run(*d.doc);
+  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes && work.client.progress) {
+    WithProgress(d.uri, [&] { d.analyzer->Run(*d.doc); });
+  } else {
+    d.analyzer->Run(*d.doc);
+  }
   outcome.analysed = true;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   outcome.diagnostics = json::array();
@@ -847,6 +863,33 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
               std::to_string(outcome.diagnostics.size()) + " diagnostics");
   }
   return outcome;
+}
+
+void LanguageServer::Impl::WithProgress(const std::string& uri, const std::function<void()>& run) {
+  struct State {
+    std::mutex mu;
+    bool done = false;
+    bool begun = false;
+  };
+  auto state = std::make_shared<State>();
+  std::string token = "tvmls-analysis-" + std::to_string(++progress_tokens);
+  std::string title = "Analysing " + uri.substr(uri.rfind('/') + 1);
+  protocol::Endpoint* ep = &endpoint;
+  endpoint.Call("window/workDoneProgress/create", {{"token", token}},
+                [state, token, title, ep](protocol::CallResponse response) {
+                  std::lock_guard<std::mutex> lock(state->mu);
+                  if (!response.ok() || state->done) return;
+                  state->begun = true;
+                  ep->Notify("$/progress",
+                             {{"token", token},
+                              {"value", {{"kind", "begin"}, {"title", title}, {"cancellable", false}}}});
+                });
+  run();
+  std::lock_guard<std::mutex> lock(state->mu);
+  state->done = true;
+  if (state->begun) {
+    endpoint.Notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
+  }
 }
 
 void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {

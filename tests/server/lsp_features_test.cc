@@ -431,6 +431,32 @@ TEST(LspFeatures, EveryRequestAnywhereGetsAnAnswer) {
   EXPECT_GT(requests, 5000);
 }
 
+TEST(LspProgress, ALargeFirstAnalysisShowsWorkDoneProgress) {
+  LspSession s(json{{"debounceMs", 0}}, {{"window", {{"workDoneProgress", true}}}});
+  s.client().AutoAnswer("window/workDoneProgress/create", [](const json&) { return json(nullptr); });
+  std::string block = ReadFileOrDie(SourcePath("examples/transformer_block.py"));
+  std::string text;
+  while (text.size() < 600 * 1024) text += block;  // about 0.2 s of analysis
+  s.Open(kUri, text);
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  std::vector<json> progress;
+  for (json& m : s.Drain(kUri)) {
+    if (m.value("method", "") == "$/progress") progress.push_back(std::move(m));
+  }
+  // The token was created before `begin` (AutoAnswer accepted it at once); `end` follows.
+  ASSERT_EQ(progress.size(), 2u);
+  EXPECT_EQ(progress[0]["params"]["value"]["kind"], "begin");
+  EXPECT_EQ(progress[0]["params"]["value"]["title"], "Analysing mod.py");
+  EXPECT_EQ(progress[1]["params"]["value"]["kind"], "end");
+  EXPECT_EQ(progress[0]["params"]["token"], progress[1]["params"]["token"]);
+  // An edit re-analyses incrementally: no progress.
+  s.Change(kUri, 2, json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}},
+                                            {"end", {{"line", 0}, {"character", 0}}}}},
+                                  {"text", "# edited\n"}}}));
+  ASSERT_TRUE(s.Diagnostics(kUri));
+  for (const json& m : s.Drain(kUri)) EXPECT_NE(m.value("method", ""), "$/progress") << m.dump();
+}
+
 TEST(LspServerPool, DocumentsAreAnalysedIndependently) {
   LspSession s;
   std::vector<std::string> uris;
