@@ -74,8 +74,10 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
   }
 
   // Any thread. False when dropped (no transport: not attached yet, or the session ended).
-  bool Write(const json& message) {
-    std::string body = Serialize(message);
+  bool Write(const json& message) { return WriteBody(Serialize(message)); }
+
+  // Any thread. `body` is one serialized message.
+  bool WriteBody(std::string body) {
     if (logger.Enabled(LogLevel::kDebug)) logger.Debug("--> " + Brief(body));
     std::string frame = EncodeFrame(body);
     std::lock_guard<std::mutex> lock(write_mu);
@@ -522,6 +524,16 @@ void Endpoint::OnNotification(std::string method, NotificationHandler handler) {
 
 void Endpoint::Notify(std::string_view method, json params) {
   core_->Write(MakeNotification(method, std::move(params)));
+}
+
+void Endpoint::NotifyText(std::string_view method, std::string_view params_json) {
+  std::string body = R"({"jsonrpc":"2.0","method":)";
+  body.reserve(body.size() + method.size() + params_json.size() + 16);
+  AppendJsonString(&body, method);
+  body += R"(,"params":)";
+  body += params_json;
+  body += '}';
+  core_->WriteBody(std::move(body));
 }
 
 json Endpoint::Call(std::string_view method, json params, CallCallback callback) {

@@ -180,6 +180,9 @@ class Endpoint {
 
   /// Sends a notification (dropped once the session ended).
   void Notify(std::string_view method, json params = nullptr);
+  /// The same with the params given as JSON text (one valid JSON value, e.g. written with
+  /// AppendJsonString): large notifications without building and copying a json tree.
+  void NotifyText(std::string_view method, std::string_view params_json);
   /// Sends a request to the client with a fresh integer id and returns the id. `callback` gets
   /// the client's result or error; a response whose id matches no pending call is logged and
   /// ignored. Pending calls get kConnectionClosed when the session ends.

@@ -47,6 +47,10 @@ Match MatchHeaderStart(std::string_view s) {
 
 }  // namespace
 
+namespace {
+constexpr size_t kShrinkAbove = 1 << 20;
+}  // namespace
+
 void FrameReader::Feed(std::string_view bytes) {
   if (skip_ > 0) {
     size_t n = std::min(skip_, bytes.size());
@@ -62,6 +66,10 @@ Frame FrameReader::Next() {
   if (consumed_ > 0 && consumed_ * 2 >= buffer_.size()) {
     buffer_.erase(0, consumed_);
     consumed_ = 0;
+    // After a large message (a didOpen of a 5 MB file) give the memory back.
+    if (buffer_.capacity() > kShrinkAbove && buffer_.size() * 4 < buffer_.capacity()) {
+      buffer_.shrink_to_fit();
+    }
   }
   std::string_view data(buffer_);
   data.remove_prefix(consumed_);

@@ -155,6 +155,58 @@ std::string Serialize(const json& message) {
   return message.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+void AppendJsonString(std::string* out, std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t i = 0;
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out->append("\\\""); break;
+        case '\\': out->append("\\\\"); break;
+        case '\b': out->append("\\b"); break;
+        case '\f': out->append("\\f"); break;
+        case '\n': out->append("\\n"); break;
+        case '\r': out->append("\\r"); break;
+        case '\t': out->append("\\t"); break;
+        default:
+          if (c < 0x20) {
+            out->append("\\u00");
+            out->push_back(kHex[c >> 4]);
+            out->push_back(kHex[c & 15]);
+          } else {
+            out->push_back(static_cast<char>(c));
+          }
+      }
+      ++i;
+      continue;
+    }
+    // A multi-byte sequence: its length from the lead byte, continuation bytes checked, overlong
+    // forms, surrogates and values past U+10FFFF refused (RFC 3629).
+    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool valid = len != 0 && i + len <= text.size();
+    uint32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; valid && k < len; ++k) {
+      unsigned char cc = static_cast<unsigned char>(text[i + k]);
+      valid = (cc & 0xC0) == 0x80;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if (valid) {
+      valid = (len == 2 && cp >= 0x80) || (len == 3 && cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF)) ||
+              (len == 4 && cp >= 0x10000 && cp <= 0x10FFFF);
+    }
+    if (valid) {
+      out->append(text.data() + i, len);
+      i += len;
+    } else {
+      out->append("\xEF\xBF\xBD");  // U+FFFD
+      ++i;
+    }
+  }
+  out->push_back('"');
+}
+
 // ---- ParamView ----
 
 namespace {

@@ -123,6 +123,12 @@ json MakeErrorResponse(const json& id, const ResponseError& error);
 /// Serializes a message for the wire; invalid UTF-8 in strings is replaced (U+FFFD), never thrown.
 std::string Serialize(const json& message);
 
+/// Appends `text` as a JSON string literal (quotes included), as Serialize spells strings:
+/// UTF-8 kept as is, `"` `\\` and control characters escaped, each byte that does not start a
+/// valid UTF-8 sequence replaced by U+FFFD. For writers that build large messages as text
+/// (publishDiagnostics at 100k lines) instead of as a json tree.
+void AppendJsonString(std::string* out, std::string_view text);
+
 /// Typed, path-addressed, read-only access to params. A view refers to a json value it does not
 /// own (the value must outlive the view) and remembers the path by which it was reached, so that
 /// errors name the field in full.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/codes.h"
+#include "jsonrpc.h"
 
 namespace tvmls::server {
 
@@ -60,6 +61,62 @@ json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d
 json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
                   analysis::Encoding encoding) {
   return {{"range", RangeJson<json>(doc, edit.range, encoding)}, {"newText", edit.new_text}};
+}
+
+namespace {
+
+void AppendRange(std::string* out, const analysis::Document& doc, analysis::TextRange range,
+                 analysis::Encoding encoding) {
+  analysis::Position b = doc.PositionOf(range.begin, encoding);
+  analysis::Position e = doc.PositionOf(range.end, encoding);
+  *out += R"({"start":{"line":)" + std::to_string(b.line) + R"(,"character":)" +
+          std::to_string(b.column) + R"(},"end":{"line":)" + std::to_string(e.line) +
+          R"(,"character":)" + std::to_string(e.column) + "}}";
+}
+
+}  // namespace
+
+void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
+                          const analysis::Diagnostic& d, const std::string& uri,
+                          analysis::Encoding encoding, analysis::Severity severity,
+                          const std::string& docs_base) {
+  *out += R"({"range":)";
+  AppendRange(out, doc, d.range, encoding);
+  *out += R"(,"severity":)" + std::to_string(static_cast<int>(severity));
+  *out += R"(,"source":"tvmls","message":)";
+  protocol::AppendJsonString(out, d.message);
+  if (!d.code.empty()) {
+    *out += R"(,"code":)";
+    protocol::AppendJsonString(out, d.code);
+    if (!docs_base.empty()) {
+      *out += R"(,"codeDescription":{"href":)";
+      protocol::AppendJsonString(out, docs_base + "#" + d.code);
+      *out += '}';
+    }
+    if (const analysis::CodeInfo* info = analysis::FindCode(d.code)) {
+      if (info->unnecessary || info->deprecated) {
+        *out += R"(,"tags":[)";
+        if (info->unnecessary) *out += info->deprecated ? "1,2" : "1";
+        else *out += "2";
+        *out += ']';
+      }
+    }
+  }
+  if (!d.related.empty()) {
+    *out += R"(,"relatedInformation":[)";
+    for (size_t i = 0; i < d.related.size(); ++i) {
+      if (i > 0) *out += ',';
+      *out += R"({"location":{"uri":)";
+      protocol::AppendJsonString(out, uri);
+      *out += R"(,"range":)";
+      AppendRange(out, doc, d.related[i].range, encoding);
+      *out += R"(},"message":)";
+      protocol::AppendJsonString(out, d.related[i].message);
+      *out += '}';
+    }
+    *out += ']';
+  }
+  *out += '}';
 }
 
 std::string FileUri(const std::string& path) {

@@ -52,6 +52,13 @@ nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Dia
                               const std::string& uri, analysis::Encoding encoding,
                               analysis::Severity severity, const std::string& docs_base = "");
 
+/// DiagnosticJson written as JSON text onto `out` (the same value, field for field, without a
+/// json tree): publishDiagnostics of thousands of diagnostics at every edit.
+void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
+                          const analysis::Diagnostic& d, const std::string& uri,
+                          analysis::Encoding encoding, analysis::Severity severity,
+                          const std::string& docs_base = "");
+
 /// Where the codes are documented: a file:// URI of README.md (its "Diagnostic codes" section has
 /// an anchor per code), looked for beside the running binary: `<bin>/../README.md` (the build
 /// tree) and `<bin>/../share/doc/tvmls/README.md` (installed). "" when neither exists.

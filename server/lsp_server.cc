@@ -1,6 +1,10 @@
 // The language server: handlers on the loop thread, analysis and answers on a worker pool.
 #include "lsp_server.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,6 +20,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "jsonrpc.h"
 #include "lsp_convert.h"
 #include "lsp_features.h"
 #include "model/model.h"
@@ -206,8 +211,10 @@ struct LanguageServer::Impl {
     bool dropped = false;
     std::string error;
     bool analysed = false;
+    bool from_scratch = false;  // a new Analyzer: its time says nothing about the next edit's
     double ms = 0;
-    json diagnostics;
+    std::string diagnostics;  // the JSON array, as text (AppendDiagnosticJson)
+    size_t diagnostic_count = 0;
   };
   void WorkerMain();
   Outcome Process(DocState& d, Work& work);
@@ -758,7 +765,7 @@ void LanguageServer::Impl::WorkerMain() {
       lock.lock();
       continue;
     }
-    if (outcome.analysed) {
+    if (outcome.analysed && !outcome.from_scratch) {
       next->recent_ms = next->recent_ms == 0 ? outcome.ms : 0.5 * next->recent_ms + 0.5 * outcome.ms;
     }
     // Requests made before a newer edit are stale whatever happens next.
@@ -770,9 +777,14 @@ void LanguageServer::Impl::WorkerMain() {
     next->waiters.clear();
     bool current = !next->closed && !next->dirty && next->version == work.version;
     if (current && outcome.analysed) {
-      endpoint.Notify("textDocument/publishDiagnostics", {{"uri", next->uri},
-                                                          {"version", work.version},
-                                                          {"diagnostics", outcome.diagnostics}});
+      // Written as text: at 100k lines a file may have thousands of diagnostics, and a json tree
+      // of them cost 25 ms per edit to build, copy, serialise and free.
+      std::string params = R"({"uri":)";
+      protocol::AppendJsonString(&params, next->uri);
+      params += R"(,"version":)" + std::to_string(work.version) + R"(,"diagnostics":)";
+      params += outcome.diagnostics;
+      params += '}';
+      endpoint.NotifyText("textDocument/publishDiagnostics", params);
     } else if (!current && !next->closed) {
       // Newer edits arrived meanwhile: the requests wait for the next round (and are answered
       // ContentModified then, their version being older).
@@ -847,20 +859,28 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
     d.analyzer->Run(*d.doc);
   }
   outcome.analysed = true;
+  outcome.from_scratch = fresh_analyzer;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  outcome.diagnostics = json::array();
+  outcome.diagnostics = "[";
   if (d.analyzer->HasTvmScript()) {
     for (const analysis::Diagnostic* diagnostic : d.analyzer->Diagnostics()) {
       std::optional<analysis::Severity> severity = work.settings.SeverityOf(*diagnostic);
       if (!severity) continue;
-      outcome.diagnostics.push_back(
-          DiagnosticJson(*d.doc, *diagnostic, d.uri, work.encoding, *severity, work.docs_base));
+      if (outcome.diagnostic_count++ > 0) outcome.diagnostics += ',';
+      AppendDiagnosticJson(&outcome.diagnostics, *d.doc, *diagnostic, d.uri, work.encoding,
+                           *severity, work.docs_base);
     }
   }
+  outcome.diagnostics += ']';
+#ifdef __GLIBC__
+  // A from-scratch analysis of a large file leaves tens of MB of freed parser and lowering
+  // temporaries mapped; hand them back (measured: 322 -> 292 MB at 100k lines).
+  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes) malloc_trim(0);
+#endif
   if (log.Enabled(protocol::LogLevel::kDebug)) {
     log.Debug("analysed " + d.uri + " version " + std::to_string(work.version) + " in " +
               std::to_string(outcome.ms) + " ms: " +
-              std::to_string(outcome.diagnostics.size()) + " diagnostics");
+              std::to_string(outcome.diagnostic_count) + " diagnostics");
   }
   return outcome;
 }

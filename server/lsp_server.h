@@ -16,9 +16,10 @@
 // inside a character) drops the document (logged, its diagnostics cleared) until it is reopened.
 //
 // SCHEDULING. An edited document is analysed after a debounce: fixed (`debounceMs` in
-// initializationOptions) or adaptive, 50 ms to 500 ms scaled by the document's recent analysis
-// times. Edits arriving meanwhile are batched into the same analysis. publishDiagnostics carries
-// the analysed version and is sent only while that version is still the current one. A request
+// initializationOptions) or adaptive, 50 ms to 500 ms scaled by the document's recent
+// incremental analysis times (not the first, from-scratch one). Edits arriving meanwhile are
+// batched into the same analysis. publishDiagnostics carries the analysed version and is sent
+// only while that version is still the current one. A request
 // (hover, ...) makes the worker analyse the current version at once and answers from there; a
 // request overtaken by a newer edit gets ContentModified (-32801).
 //

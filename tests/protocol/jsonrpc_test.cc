@@ -278,5 +278,31 @@ TEST(Logger, LevelsAndPrefixes) {
   EXPECT_FALSE(Logger().Enabled(LogLevel::kError));
 }
 
+// AppendJsonString spells strings as Serialize does: the text parses back to the same string.
+TEST(AppendJsonString, ParsesBackLikeSerialize) {
+  const std::vector<std::string> cases = {
+      "", "plain", "quote \" and backslash \\", "tab\tnewline\nreturn\r", std::string("nul\0x", 5),
+      "\x01\x1f control", "\x7f delete", "é ü 中文 🙂", "`lv` is never used",
+      "/work/a b/file.py"};
+  for (const std::string& text : cases) {
+    std::string out;
+    AppendJsonString(&out, text);
+    json parsed = json::parse(out);
+    EXPECT_EQ(parsed.get<std::string>(), text) << out;
+    EXPECT_EQ(out, Serialize(json(text))) << "spelled differently from Serialize";
+  }
+}
+
+TEST(AppendJsonString, InvalidUtf8BecomesReplacementCharacters) {
+  for (const std::string& text : {std::string("a\xff b"), std::string("\xc3"), std::string("\xed\xa0\x80"),
+                                  std::string("\xf4\x90\x80\x80"), std::string("\xc0\xaf"),
+                                  std::string("ok \xe4\xb8")}) {
+    std::string out;
+    AppendJsonString(&out, text);
+    json parsed = json::parse(out);  // valid JSON whatever the input
+    EXPECT_NE(parsed.get<std::string>().find("\xEF\xBF\xBD"), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace tvmls::protocol
