@@ -91,7 +91,6 @@ module.exports = grammar({
     $._simple_statement,
     $._compound_statement,
     $.expression,
-    $.primary_expression,
     $.parameter,
   ],
 
@@ -125,6 +124,7 @@ module.exports = grammar({
   ],
 
   inline: $ => [
+    $.primary_expression,
     $._simple_statement,
     $._compound_statement,
     $._suite,

@@ -250,7 +250,7 @@ TEST(Document, KnownRuntimeDivergencesOnBrokenText) {
     const char* mechanism;
   };
   const Case cases[] = {
-      {"r(1,4,[d)\n", {10, 10, ":"}, "reused subtree holds a MISSING token"},
+      {"(r[r4[,]\n", {9, 9, "["}, "reused subtree holds a MISSING token"},
       {" in'\ns =()\nreturn", {0, 0, "x"}, "node reused while two stack versions are alive"},
       {"r(, \"f32\"){[s/p/\nclass\n(", {2, 2, ""}, "reused node broken down during recovery"},
       {"if x:\n    pass\n  # odd comment\nelse:\n    pass\n", {0, 5, "with R.dataflow():\n"},
