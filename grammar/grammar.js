@@ -90,7 +90,6 @@ module.exports = grammar({
   supertypes: $ => [
     $._simple_statement,
     $._compound_statement,
-    $.expression,
     $.parameter,
   ],
 
@@ -124,6 +123,7 @@ module.exports = grammar({
   ],
 
   inline: $ => [
+    $.expression,
     $.primary_expression,
     $._simple_statement,
     $._compound_statement,
