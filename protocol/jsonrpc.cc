@@ -157,11 +157,21 @@ std::string Serialize(const json& message) {
 
 void AppendJsonString(std::string* out, std::string_view text) {
   static const char kHex[] = "0123456789abcdef";
+  out->reserve(out->size() + text.size() + 2);
   out->push_back('"');
   size_t i = 0;
+  size_t run = 0;  // start of the bytes copied as they are, appended in one piece
+  auto flush = [&](size_t upto) {
+    if (upto > run) out->append(text.data() + run, upto - run);
+  };
   while (i < text.size()) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
     if (c < 0x80) {
+      flush(i);
       switch (c) {
         case '"': out->append("\\\""); break;
         case '\\': out->append("\\\\"); break;
@@ -171,15 +181,11 @@ void AppendJsonString(std::string* out, std::string_view text) {
         case '\r': out->append("\\r"); break;
         case '\t': out->append("\\t"); break;
         default:
-          if (c < 0x20) {
-            out->append("\\u00");
-            out->push_back(kHex[c >> 4]);
-            out->push_back(kHex[c & 15]);
-          } else {
-            out->push_back(static_cast<char>(c));
-          }
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
       }
-      ++i;
+      run = ++i;
       continue;
     }
     // A multi-byte sequence: its length from the lead byte, continuation bytes checked, overlong
@@ -197,13 +203,14 @@ void AppendJsonString(std::string* out, std::string_view text) {
               (len == 4 && cp >= 0x10000 && cp <= 0x10FFFF);
     }
     if (valid) {
-      out->append(text.data() + i, len);
-      i += len;
+      i += len;  // part of the run
     } else {
+      flush(i);
       out->append("\xEF\xBF\xBD");  // U+FFFD
-      ++i;
+      run = ++i;
     }
   }
+  flush(i);
   out->push_back('"');
 }
 

@@ -69,9 +69,11 @@ void AppendRange(std::string* out, const analysis::Document& doc, analysis::Text
                  analysis::Encoding encoding) {
   analysis::Position b = doc.PositionOf(range.begin, encoding);
   analysis::Position e = doc.PositionOf(range.end, encoding);
-  *out += R"({"start":{"line":)" + std::to_string(b.line) + R"(,"character":)" +
-          std::to_string(b.column) + R"(},"end":{"line":)" + std::to_string(e.line) +
-          R"(,"character":)" + std::to_string(e.column) + "}}";
+  char buffer[160];
+  int n = std::snprintf(buffer, sizeof buffer,
+                        R"({"start":{"line":%u,"character":%u},"end":{"line":%u,"character":%u}})",
+                        b.line, b.column, e.line, e.column);
+  out->append(buffer, static_cast<size_t>(n));
 }
 
 }  // namespace
@@ -82,7 +84,8 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const std::string& docs_base) {
   *out += R"({"range":)";
   AppendRange(out, doc, d.range, encoding);
-  *out += R"(,"severity":)" + std::to_string(static_cast<int>(severity));
+  *out += R"(,"severity":)";
+  *out += static_cast<char>('0' + static_cast<int>(severity));
   *out += R"(,"source":"tvmls","message":)";
   protocol::AppendJsonString(out, d.message);
   if (!d.code.empty()) {
