@@ -33,29 +33,11 @@ std::optional<analysis::Severity> ParseSeverity(std::string_view name) {
 json DiagnosticJson(const analysis::Document& doc, const analysis::Diagnostic& d,
                     const std::string& uri, analysis::Encoding encoding,
                     analysis::Severity severity, const std::string& docs_base) {
-  json result = {{"range", RangeJson<json>(doc, d.range, encoding)},
-                 {"severity", static_cast<int>(severity)},
-                 {"source", "tvmls"},
-                 {"message", d.message}};
-  if (!d.code.empty()) {
-    result["code"] = d.code;
-    if (!docs_base.empty()) result["codeDescription"] = {{"href", docs_base + "#" + d.code}};
-    if (const analysis::CodeInfo* info = analysis::FindCode(d.code)) {
-      json tags = json::array();
-      if (info->unnecessary) tags.push_back(1);  // DiagnosticTag.Unnecessary
-      if (info->deprecated) tags.push_back(2);   // DiagnosticTag.Deprecated
-      if (!tags.empty()) result["tags"] = std::move(tags);
-    }
-  }
-  if (!d.related.empty()) {
-    json related = json::array();
-    for (const analysis::RelatedLocation& r : d.related) {
-      related.push_back({{"location", {{"uri", uri}, {"range", RangeJson<json>(doc, r.range, encoding)}}},
-                         {"message", r.message}});
-    }
-    result["relatedInformation"] = std::move(related);
-  }
-  return result;
+  // One writer of the shape (AppendDiagnosticJson); this tree form is for the few diagnostics a
+  // code action carries.
+  std::string text;
+  AppendDiagnosticJson(&text, doc, d, uri, encoding, severity, docs_base);
+  return json::parse(text);
 }
 
 json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,

@@ -52,8 +52,9 @@ nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Dia
                               const std::string& uri, analysis::Encoding encoding,
                               analysis::Severity severity, const std::string& docs_base = "");
 
-/// DiagnosticJson written as JSON text onto `out` (the same value, field for field, without a
-/// json tree): publishDiagnostics of thousands of diagnostics at every edit.
+/// The same diagnostic written as JSON text onto `out`, without a json tree: publishDiagnostics
+/// of thousands of diagnostics at every edit. The one writer of the shape (DiagnosticJson parses
+/// its output).
 void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,

@@ -34,29 +34,16 @@ json QueryContext::Location(analysis::TextRange r) const {
   return {{"uri", uri}, {"range", Range(r)}};
 }
 
+json QueryContext::WorkspaceEdit(const std::vector<analysis::TextEdit>& edits) const {
+  json list = json::array();
+  for (const analysis::TextEdit& e : edits) list.push_back(TextEditJson(doc, e, encoding));
+  return {{"changes", {{uri, std::move(list)}}}};
+}
+
 namespace {
 
 [[noreturn]] void Refuse(const std::string& why) {
   throw protocol::RpcError(protocol::ErrorCode::kRequestFailed, why);
-}
-
-// Code units of `encoding` in text[begin, end): the column arithmetic of LSP offsets into a
-// string (signature parameter labels).
-uint32_t Units(const std::string& text, uint32_t begin, uint32_t end, analysis::Encoding encoding) {
-  uint32_t n = 0;
-  for (uint32_t i = begin; i < end && i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    uint32_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    if (encoding == analysis::Encoding::kUtf8) {
-      n += len;
-    } else if (encoding == analysis::Encoding::kUtf16) {
-      n += len == 4 ? 2 : 1;
-    } else {
-      n += 1;
-    }
-    i += len;
-  }
-  return n;
 }
 
 const char* FoldingKind(analysis::FoldingRange::Kind kind) {
@@ -166,9 +153,7 @@ json RenameAnswer(const QueryContext& ctx, analysis::Position position, const st
   if (!offset || model == nullptr) Refuse("no name at this position");
   analysis::RenameResult r = analysis::RenameAt(ctx.doc, *model, *offset, new_name);
   if (!r.ok()) Refuse(r.error);
-  json edits = json::array();
-  for (const analysis::TextEdit& e : r.edits) edits.push_back(TextEditJson(ctx.doc, e, ctx.encoding));
-  return {{"changes", {{ctx.uri, std::move(edits)}}}};
+  return ctx.WorkspaceEdit(r.edits);
 }
 
 json FoldingRangeAnswer(const QueryContext& ctx) {
@@ -220,11 +205,8 @@ json AnnotateActions(const QueryContext& ctx, analysis::Position start) {
   if (!offset || model == nullptr) return result;
   std::optional<analysis::Fix> fix = analysis::AnnotateAt(*model, *offset);
   if (!fix) return result;
-  json edits = json::array();
-  for (const analysis::TextEdit& e : fix->edits) edits.push_back(TextEditJson(ctx.doc, e, ctx.encoding));
-  result.push_back({{"title", fix->title},
-                    {"kind", "refactor.rewrite"},
-                    {"edit", {{"changes", {{ctx.uri, std::move(edits)}}}}}});
+  result.push_back(
+      {{"title", fix->title}, {"kind", "refactor.rewrite"}, {"edit", ctx.WorkspaceEdit(fix->edits)}});
   return result;
 }
 
@@ -265,10 +247,14 @@ json SignatureHelpAnswer(const QueryContext& ctx, analysis::Position position) {
   if (!offset || model == nullptr) return nullptr;
   std::optional<analysis::SignatureHelp> help = analysis::SignatureHelpAt(ctx.doc, *model, *offset);
   if (!help) return nullptr;
+  // Parameter labels are [start, end) offsets into the label, counted like columns.
+  analysis::LineIndex label_lines(help->label);
+  auto column = [&](uint32_t at) {
+    return label_lines.ToPosition(help->label, at, ctx.encoding).column;
+  };
   json params = json::array();
   for (analysis::TextRange p : help->params) {
-    uint32_t begin = Units(help->label, 0, p.begin, ctx.encoding);
-    params.push_back({{"label", {begin, begin + Units(help->label, p.begin, p.end, ctx.encoding)}}});
+    params.push_back({{"label", {column(p.begin), column(p.end)}}});
   }
   json signature = {{"label", help->label}, {"parameters", std::move(params)}};
   if (!help->doc.empty()) signature["documentation"] = help->doc;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "check/diagnostic.h"
 #include "settings.h"
 #include "syntax/document.h"
 #include "text/line_index.h"
@@ -51,6 +52,8 @@ struct QueryContext {
   std::optional<uint32_t> ClampedOffset(analysis::Position p) const;
   nlohmann::json Range(analysis::TextRange r) const;
   nlohmann::json Location(analysis::TextRange r) const;
+  /// A WorkspaceEdit of `edits` in this document.
+  nlohmann::json WorkspaceEdit(const std::vector<analysis::TextEdit>& edits) const;
   /// The semantic model, or null (never for a document with TVMScript after a run).
   const analysis::FileModel* Model() const { return analyzer.Model(); }
 };

@@ -167,8 +167,9 @@ struct LanguageServer::Impl {
   analysis::Encoding encoding = analysis::Encoding::kUtf16;
   bool configuration_pull = false;
   bool hierarchical_symbols = false;
-  std::string docs_base;  // codeDescription base, fixed at initialize
-  ClientFeatures client;  // fixed at initialize
+  // Fixed at initialize, before any document (under mu; workers read them after taking mu).
+  std::string docs_base;  // codeDescription base
+  ClientFeatures client;
   std::vector<std::thread> workers;
 
   void Register();
@@ -204,8 +205,6 @@ struct LanguageServer::Impl {
     int64_t version = 0;
     Settings settings;
     analysis::Encoding encoding = analysis::Encoding::kUtf16;
-    std::string docs_base;
-    ClientFeatures client;
   };
   struct Outcome {
     bool dropped = false;
@@ -354,15 +353,11 @@ void LanguageServer::Impl::Register() {
         json diagnostic =
             DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity, ctx.docs_base);
         for (const analysis::Fix& fix : d->fixes) {
-          json edits = json::array();
-          for (const analysis::TextEdit& edit : fix.edits) {
-            edits.push_back(TextEditJson(ctx.doc, edit, ctx.encoding));
-          }
           result.push_back({{"title", fix.title},
                             {"kind", "quickfix"},
                             {"diagnostics", json::array({diagnostic})},
                             {"isPreferred", fix.preferred},
-                            {"edit", {{"changes", {{ctx.uri, std::move(edits)}}}}}});
+                            {"edit", ctx.WorkspaceEdit(fix.edits)}});
         }
       }
       return result;
@@ -491,6 +486,20 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
   protocol::PositionEncoding negotiated = protocol::NegotiatePositionEncoding(params);
   Settings initial;
   std::vector<std::string> problems;
+  ClientFeatures features;
+  const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
+  features.snippets = Flag(item, {"snippetSupport"});
+  features.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
+  const json& tags = At(item, {"tagSupport", "valueSet"});
+  features.completion_deprecated_tag =
+      tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
+  const json& token_types =
+      At(params, {"capabilities", "textDocument", "semanticTokens", "tokenTypes"});
+  if (token_types.is_array()) {
+    for (const json& t : token_types) {
+      if (t.is_string()) features.token_types.push_back(t.get<std::string>());
+    }
+  }
   if (std::optional<ParamView> options = p.FindView("initializationOptions")) {
     ApplySettings(SettingsSection(options->value()), true, &initial, &problems);
   }
@@ -504,27 +513,11 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
     configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
     hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
                                          "hierarchicalDocumentSymbolSupport"});
-    const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
-    client.snippets = Flag(item, {"snippetSupport"});
-    client.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
-    const json& tags = At(item, {"tagSupport", "valueSet"});
-    client.completion_deprecated_tag =
-        tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
-    const json& token_types = At(params, {"capabilities", "textDocument", "semanticTokens", "tokenTypes"});
-    if (token_types.is_array()) {
-      for (const json& t : token_types) {
-        if (t.is_string()) client.token_types.push_back(t.get<std::string>());
-      }
-    }
+    client = features;
   }
   // Semantic tokens go to `tvmscript` documents, and to `python` ones only when asked: editors
   // show one provider's tokens, and Python files have their Python server's.
   json token_selector = json::array({{{"language", "tvmscript"}}});
-  ClientFeatures client_features;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    client_features = client;
-  }
   if (initial.semantic_tokens_for_python) token_selector.push_back({{"language", "python"}});
   json capabilities = {
       {"positionEncoding", std::string(protocol::ToString(negotiated))},
@@ -541,7 +534,7 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
       {"selectionRangeProvider", true},
       {"inlayHintProvider", true},
       {"semanticTokensProvider",
-       {{"legend", SemanticTokensLegend(client_features)},
+       {{"legend", SemanticTokensLegend(features)},
         {"full", true},
         {"range", true},
         {"documentSelector", token_selector}}},
@@ -735,8 +728,6 @@ void LanguageServer::Impl::WorkerMain() {
     work.version = next->version;
     work.settings = settings;
     work.encoding = encoding;
-    work.docs_base = docs_base;
-    work.client = client;
     next->busy = true;
     lock.unlock();
     Outcome outcome;
@@ -853,7 +844,7 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
   }
   if (!work.analyse) return outcome;
   Clock::time_point start = Clock::now();
-  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes && work.client.progress) {
+  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes && client.progress) {
     WithProgress(d.uri, [&] { d.analyzer->Run(*d.doc); });
   } else {
     d.analyzer->Run(*d.doc);
@@ -868,13 +859,13 @@ LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& w
       if (!severity) continue;
       if (outcome.diagnostic_count++ > 0) outcome.diagnostics += ',';
       AppendDiagnosticJson(&outcome.diagnostics, *d.doc, *diagnostic, d.uri, work.encoding,
-                           *severity, work.docs_base);
+                           *severity, docs_base);
     }
   }
   outcome.diagnostics += ']';
 #ifdef __GLIBC__
   // A from-scratch analysis of a large file leaves tens of MB of freed parser and lowering
-  // temporaries mapped; hand them back (measured: 322 -> 292 MB at 100k lines).
+  // temporaries mapped; hand them back to the system.
   if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes) malloc_trim(0);
 #endif
   if (log.Enabled(protocol::LogLevel::kDebug)) {
@@ -914,8 +905,8 @@ void LanguageServer::Impl::WithProgress(const std::string& uri, const std::funct
 
 void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {
   if (waiters.empty()) return;
-  QueryContext ctx{*d.doc,         *d.analyzer, d.uri,     work.encoding, work.settings,
-                   work.docs_base, d.language,  work.client};
+  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings, docs_base,
+                   d.language, client};
   for (Waiter& w : waiters) {
     if (w.reply.IsCancelled()) continue;
     try {

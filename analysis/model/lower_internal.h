@@ -9,38 +9,9 @@
 #include <tree_sitter/api.h>
 
 #include "model/lower.h"
+#include "model/syntax_util.h"
 
 namespace tvmls::analysis {
-
-/// FNV-1a, 64 bit.
-inline uint64_t HashString(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-/// Pre-order walk without recursion; `visit` returns whether to descend into the node.
-template <typename Visit>
-void ForEachNode(TSNode root, Visit&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    bool descend = visit(node);
-    if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) break;
-      if (ts_node_eq(ts_tree_cursor_current_node(&cursor), root)) {
-        moved = false;
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cursor);
-}
 
 void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
                         FunctionModel* fn);

@@ -1,7 +1,8 @@
-// Small helpers over tree-sitter nodes for the lowering code.
+// Small helpers over tree-sitter nodes, for the lowering code and the editor queries.
 #ifndef TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
 #define TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -31,6 +32,38 @@ inline std::string_view TextOf(TSNode n, std::string_view text) {
 }
 inline TSNode Field(TSNode n, const char* name) {
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+/// Pre-order walk without recursion; `visit` returns whether to descend into the node. Nothing
+/// for a null root.
+template <typename Visit>
+void ForEachNode(TSNode root, Visit&& visit) {
+  if (ts_node_is_null(root)) return;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    bool descend = visit(node);
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) break;
+      if (ts_node_eq(ts_tree_cursor_current_node(&cursor), root)) {
+        moved = false;
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+/// FNV-1a, 64 bit.
+inline uint64_t HashString(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
 }
 
 /// Named children in order, through hidden chain nodes (cursor based: O(children)).

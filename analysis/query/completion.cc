@@ -5,7 +5,9 @@
 #include <set>
 #include <string_view>
 
+#include "model/syntax_util.h"
 #include "ops/registry.h"
+#include "query/query_internal.h"
 #include "types/struct_info.h"
 
 namespace tvmls::analysis {
@@ -13,21 +15,16 @@ namespace tvmls::analysis {
 namespace {
 
 using Kind = CompletionItem::Kind;
+using query_internal::FunctionAt;
+using query_internal::IsIdentChar;
+using query_internal::IsPythonKeyword;
+using query_internal::ScanStart;
 
 // ---------------------------------------------------------------- characters and lines
 
-bool IsIdentChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return std::isalnum(u) || c == '_' || u >= 0x80;
-}
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
-uint32_t LineBegin(std::string_view text, uint32_t offset) {
-  while (offset > 0 && text[offset - 1] != '\n') --offset;
-  return offset;
-}
 
 uint32_t LineEnd(std::string_view text, uint32_t offset) {
   while (offset < text.size() && text[offset] != '\n') ++offset;
@@ -70,26 +67,6 @@ struct ScanState {
   uint32_t content_begin = 0;  // after the opening quote(s)
   std::vector<OpenBracket> open;
 };
-
-// Where scanning starts: the nearest line at or before `offset` that begins a definition (`def`,
-// `class`, a decorator). Such a line is outside brackets and strings in any sane file; the scan
-// cost is bounded by kMaxLinesBack lines.
-constexpr int kMaxLinesBack = 4000;
-
-uint32_t ScanStart(std::string_view text, uint32_t offset) {
-  uint32_t line = LineBegin(text, offset);
-  for (int n = 0; n < kMaxLinesBack && line > 0; ++n) {
-    uint32_t first;
-    Indent(text, line, &first);
-    std::string_view rest = text.substr(first);
-    if (StartsWith(rest, "def ") || StartsWith(rest, "class ") || StartsWith(rest, "@") ||
-        StartsWith(rest, "async def ")) {
-      return line;
-    }
-    line = LineBegin(text, line - 1);
-  }
-  return line;
-}
 
 // The end of the string whose content starts at `content` (after its quote(s)): the offset after
 // the closing quote(s); for an unterminated string, the end of its line (single-quoted) or of the
@@ -238,56 +215,17 @@ std::optional<Chain> ChainEndingAt(std::string_view text, uint32_t end) {
   }
 }
 
-bool IsPythonKeyword(std::string_view word) {
-  static const char* const kKeywords[] = {
-      "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
-      "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
-      "yield", "None", "True", "False"};
-  for (const char* k : kKeywords) {
-    if (word == k) return true;
-  }
-  return false;
-}
-
-std::string Join(const std::vector<std::string>& parts, size_t from) {
-  std::string out;
-  for (size_t i = from; i < parts.size(); ++i) {
-    if (i > from) out += '.';
-    out += parts[i];
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- the enclosing module
-
-const FunctionRef* FunctionAt(const FileModel& model, uint32_t offset, const ModuleModel** module) {
-  *module = nullptr;
-  for (const ModuleModel& m : model.modules) {
-    for (const FunctionRef& f : m.functions) {
-      TextRange r = Absolute(f, f.fn->range);
-      if (r.begin <= offset && offset <= r.end) {
-        *module = &m;
-        return &f;
-      }
-    }
-  }
-  for (const FunctionRef& f : model.standalone) {
-    TextRange r = Absolute(f, f.fn->range);
-    if (r.begin <= offset && offset <= r.end) return &f;
-  }
-  return nullptr;
-}
 
 // The nearest line above `offset` that is less indented than the cursor's line and starts with
 // `keyword` (`class `, `def `): its start, or nullopt.
 std::optional<uint32_t> EnclosingLine(std::string_view text, uint32_t offset, std::string_view keyword) {
-  uint32_t line = LineBegin(text, offset);
+  uint32_t line = LineStart(text, offset);
   uint32_t first;
   uint32_t limit = Indent(text, line, &first);
   if (first >= offset) limit = offset - line;  // the cursor is in the indentation
   while (line > 0 && limit > 0) {
-    line = LineBegin(text, line - 1);
+    line = LineStart(text, line - 1);
     uint32_t indent = Indent(text, line, &first);
     if (IsBlankLine(text, first) || indent >= limit) continue;
     limit = indent;
@@ -819,7 +757,7 @@ const char* SymbolKindDoc(Symbol::Kind kind) {
 
 // Aliases and the names of the enclosing function defined before the identifier being typed.
 std::vector<CompletionItem> BareItems(const FileModel& model, std::string_view text, uint32_t prefix_begin) {
-  const uint32_t line_begin = LineBegin(text, prefix_begin);
+  const uint32_t line_begin = LineStart(text, prefix_begin);
   std::vector<CompletionItem> items;
   std::set<std::string> seen;
   Era era = EraOf(model);

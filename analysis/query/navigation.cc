@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "model/syntax_util.h"
 #include "query/query_internal.h"
 
 namespace tvmls::analysis {
@@ -14,15 +15,12 @@ using query_internal::CallAt;
 using query_internal::FindFunction;
 using query_internal::FunctionAt;
 using query_internal::Hit;
+using query_internal::IsIdentChar;
+using query_internal::IsPythonKeyword;
 using query_internal::SymbolAt;
 
 // ---------------------------------------------------------------------------------------------
 // Text and tree helpers
-
-bool IsWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         (static_cast<unsigned char>(c) & 0x80) != 0;
-}
 
 std::string_view Slice(std::string_view text, TextRange r) {
   if (r.begin > r.end || r.end > text.size()) return {};
@@ -31,63 +29,25 @@ std::string_view Slice(std::string_view text, TextRange r) {
 
 std::string Quote(std::string_view s) { return "`" + std::string(s) + "`"; }
 
-TextRange RangeOfNode(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
-
-bool NodeIs(TSNode n, const char* type) {
-  return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0;
-}
-
-TSNode FieldOf(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
-}
-
-// Pre-order walk without recursion; `visit` returns whether to descend into the node.
-template <typename Visit>
-void Walk(TSNode root, Visit&& visit) {
-  if (ts_node_is_null(root)) return;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  for (;;) {
-    if (visit(ts_tree_cursor_current_node(&cursor)) && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    bool moved = false;
-    while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
-      if (!ts_tree_cursor_goto_parent(&cursor) || ts_node_eq(ts_tree_cursor_current_node(&cursor), root)) break;
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cursor);
-}
-
 // Every identifier of the subtree that names something: not the `f` of `x.f`, not the name of a
 // keyword argument, nothing inside strings.
 template <typename Use>
 void ForEachName(TSNode root, Use&& use) {
-  Walk(root, [&](TSNode n) {
-    if (NodeIs(n, "attribute")) {
-      ForEachName(FieldOf(n, "object"), use);
+  ForEachNode(root, [&](TSNode n) {
+    if (Is(n, "attribute")) {
+      ForEachName(Field(n, "object"), use);
       return false;
     }
-    if (NodeIs(n, "keyword_argument")) {
-      ForEachName(FieldOf(n, "value"), use);
+    if (Is(n, "keyword_argument")) {
+      ForEachName(Field(n, "value"), use);
       return false;
     }
-    if (NodeIs(n, "identifier")) {
+    if (Is(n, "identifier")) {
       use(n);
       return false;
     }
-    return !NodeIs(n, "string");
+    return !Is(n, "string");
   });
-}
-
-constexpr const char* kPythonKeywords[] = {
-    "False", "None",   "True",    "and",      "as",       "assert", "async",  "await",
-    "break", "class",  "continue", "def",     "del",      "elif",   "else",   "except",
-    "finally", "for",  "from",    "global",   "if",       "import", "in",     "is",
-    "lambda", "nonlocal", "not",  "or",       "pass",     "raise",  "return", "try",
-    "while", "with",   "yield"};
-
-bool IsPythonKeyword(std::string_view s) {
-  return std::any_of(std::begin(kPythonKeywords), std::end(kPythonKeywords),
-                     [&](const char* k) { return s == k; });
 }
 
 bool IsIdentifier(std::string_view s) {
@@ -135,11 +95,11 @@ TSNode LeafAt(const Document& doc, uint32_t offset) {
     if (ts_node_start_byte(n) > at || ts_node_end_byte(n) <= at) return TSNode{};
     return n;
   };
-  if (offset < text.size() && IsWordChar(text[offset])) {
+  if (offset < text.size() && IsIdentChar(text[offset])) {
     TSNode n = leaf(offset);
     if (!ts_node_is_null(n)) return n;
   }
-  if (offset > 0 && IsWordChar(text[offset - 1])) {
+  if (offset > 0 && IsIdentChar(text[offset - 1])) {
     TSNode n = leaf(offset - 1);
     if (!ts_node_is_null(n)) return n;
   }
@@ -152,7 +112,7 @@ TSNode FunctionNode(const Document& doc, const FunctionRef& f) {
   TextRange r = Absolute(f, f.fn->range);
   if (r.end > doc.Text().size()) return TSNode{};
   TSNode n = ts_node_descendant_for_byte_range(doc.Root(), r.begin, r.end);
-  return !ts_node_is_null(n) && RangeOfNode(n) == r ? n : TSNode{};
+  return !ts_node_is_null(n) && RangeOf(n) == r ? n : TSNode{};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,31 +231,31 @@ std::vector<Highlight> FunctionOccurrences(const Target& t) {
 std::string RefusalAt(const Document& doc, const FileModel& model, uint32_t offset) {
   TSNode leaf = LeafAt(doc, offset);
   if (ts_node_is_null(leaf) || ts_node_is_missing(leaf)) return "nothing to rename here";
-  std::string_view text = Slice(doc.Text(), RangeOfNode(leaf));
-  if (NodeIs(leaf, "comment")) return "nothing to rename in a comment";
+  std::string_view text = Slice(doc.Text(), RangeOf(leaf));
+  if (Is(leaf, "comment")) return "nothing to rename in a comment";
   TSNode parent = ts_node_parent(leaf);
-  if (NodeIs(parent, "string") || NodeIs(leaf, "string_content") || NodeIs(leaf, "string_start") ||
-      NodeIs(leaf, "string_end")) {
+  if (Is(parent, "string") || Is(leaf, "string_content") || Is(leaf, "string_start") ||
+      Is(leaf, "string_end")) {
     return "nothing to rename in this string (only symbolic variables of shape annotations are)";
   }
   if (IsPythonKeyword(text)) return Quote(text) + " is a Python keyword";
-  if (!NodeIs(leaf, "identifier")) return "nothing to rename here";
+  if (!Is(leaf, "identifier")) return "nothing to rename here";
   std::string name(text);
   if (const char* what = AliasOf(model.aliases, name)) {
     return Quote(name) + " is this file's alias of " + what + " (set by its imports), not a name to rename";
   }
-  if (NodeIs(parent, "attribute") && ts_node_eq(FieldOf(parent, "attribute"), leaf)) {
+  if (Is(parent, "attribute") && ts_node_eq(Field(parent, "attribute"), leaf)) {
     TSNode top = parent;
-    for (TSNode p = ts_node_parent(top); NodeIs(p, "attribute"); p = ts_node_parent(p)) top = p;
+    for (TSNode p = ts_node_parent(top); Is(p, "attribute"); p = ts_node_parent(p)) top = p;
     TSNode root = parent;
-    while (NodeIs(root, "attribute")) root = FieldOf(root, "object");
-    std::string whole(Slice(doc.Text(), RangeOfNode(top)));
-    if (NodeIs(root, "identifier") && AliasOf(model.aliases, std::string(Slice(doc.Text(), RangeOfNode(root))))) {
+    while (Is(root, "attribute")) root = Field(root, "object");
+    std::string whole(Slice(doc.Text(), RangeOf(top)));
+    if (Is(root, "identifier") && AliasOf(model.aliases, std::string(Slice(doc.Text(), RangeOf(root))))) {
       return Quote(whole) + " is a TVMScript operator or builtin, not a name defined in this file";
     }
     return Quote(whole) + " is an attribute that tvmls does not track";
   }
-  if (NodeIs(parent, "keyword_argument") && ts_node_eq(FieldOf(parent, "name"), leaf)) {
+  if (Is(parent, "keyword_argument") && ts_node_eq(Field(parent, "name"), leaf)) {
     return Quote(name) + " is the name of a keyword argument";
   }
   return Quote(name) + " is a Python name that tvmls does not track (only Relax variables, symbolic "
@@ -432,7 +392,7 @@ RenameResult RenameAt(const Document& doc, const FileModel& model, uint32_t offs
     if (t.kind == Target::Kind::kSymbol) {
       TextRange own_name = Absolute(*g, g->fn->name_range);  // bound outside the function
       ForEachName(node, [&](TSNode n) {
-        TextRange r = RangeOfNode(n);
+        TextRange r = RangeOf(n);
         if (!problem.empty() || r == own_name) return;
         std::string_view text = Slice(doc.Text(), r);
         if (text == new_name) {
@@ -446,14 +406,14 @@ RenameResult RenameAt(const Document& doc, const FileModel& model, uint32_t offs
       });
     } else {
       // `x.f` with x not an alias: a reference to the function the model did not record.
-      Walk(node, [&](TSNode n) {
+      ForEachNode(node, [&](TSNode n) {
         if (!problem.empty()) return false;
-        if (!NodeIs(n, "attribute")) return !NodeIs(n, "string");
-        TSNode attr = FieldOf(n, "attribute"), object = FieldOf(n, "object");
-        if (Slice(doc.Text(), RangeOfNode(attr)) == old_name && NodeIs(object, "identifier") &&
-            AliasOf(model.aliases, std::string(Slice(doc.Text(), RangeOfNode(object)))) == nullptr &&
-            !is_occurrence(RangeOfNode(attr))) {
-          problem = Quote(std::string(Slice(doc.Text(), RangeOfNode(n)))) + " (" + LineOf(doc, ts_node_start_byte(n)) +
+        if (!Is(n, "attribute")) return !Is(n, "string");
+        TSNode attr = Field(n, "attribute"), object = Field(n, "object");
+        if (Slice(doc.Text(), RangeOf(attr)) == old_name && Is(object, "identifier") &&
+            AliasOf(model.aliases, std::string(Slice(doc.Text(), RangeOf(object)))) == nullptr &&
+            !is_occurrence(RangeOf(attr))) {
+          problem = Quote(std::string(Slice(doc.Text(), RangeOf(n)))) + " (" + LineOf(doc, ts_node_start_byte(n)) +
                     ") may refer to " + Quote(old_name) + " but tvmls does not follow it";
         }
         return true;
@@ -655,11 +615,11 @@ std::vector<TextRange> SelectionRangesAt(const Document& doc, uint32_t offset) {
   TSNode root = doc.Root();
   if (!ts_node_is_null(root)) {
     uint32_t at = offset;
-    if ((at == size || !IsWordChar(text[at])) && at > 0 && IsWordChar(text[at - 1])) --at;
+    if ((at == size || !IsIdentChar(text[at])) && at > 0 && IsIdentChar(text[at - 1])) --at;
     TSNode n = ts_node_descendant_for_byte_range(root, at, at);
     bool first = true;
     while (!ts_node_is_null(n)) {
-      TextRange r = RangeOfNode(n);
+      TextRange r = RangeOf(n);
       if ((first || ts_node_is_named(n)) && !r.empty() && r.end <= size &&
           (out.empty() || (r.size() > out.back().size() && r.begin <= out.back().begin &&
                            out.back().end <= r.end))) {

@@ -1,10 +1,12 @@
-// Lookups shared by the editor queries (queries.cc, navigation.cc): which function, symbol or
-// `cls.f` reference is at an offset. Not part of the query interface.
+// Lookups shared by the editor queries (queries.cc, navigation.cc, completion.cc,
+// semantic_tokens.cc): which function, symbol or `cls.f` reference is at an offset, and the
+// lexical helpers of the queries that read the text. Not part of the query interface.
 #ifndef TVMLS_ANALYSIS_QUERY_QUERY_INTERNAL_H_
 #define TVMLS_ANALYSIS_QUERY_QUERY_INTERNAL_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "model/model.h"
@@ -31,6 +33,23 @@ const std::pair<std::string, TextRange>* CallAt(const FunctionModel& fn, uint32_
 
 /// The function `name` of `module`; null when `module` is null or has none.
 const FunctionRef* FindFunction(const ModuleModel* module, const std::string& name);
+
+// ---- Text
+
+/// A character of a Python identifier (non-ASCII bytes count: identifiers may be Unicode).
+inline bool IsIdentChar(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '_' ||
+         u >= 0x80;
+}
+
+/// A Python keyword (`None`, `True`, `False` included).
+bool IsPythonKeyword(std::string_view word);
+
+/// The start of the nearest line at or before `offset` that begins a definition (`def`,
+/// `async def`, `class`, a decorator), within 4,000 lines: outside brackets and strings in any
+/// sane file, so a lexical scan can start there. Otherwise the line 4,000 lines back, or 0.
+uint32_t ScanStart(std::string_view text, uint32_t offset);
 
 }  // namespace tvmls::analysis::query_internal
 

@@ -6,14 +6,18 @@
 #include <string>
 #include <string_view>
 
+#include "model/syntax_util.h"
 #include "ops/registry.h"
 #include "query/namespaces.h"
+#include "query/query_internal.h"
 
 namespace tvmls::analysis {
 
 namespace {
 
 using Type = SemanticTokenType;
+using query_internal::IsIdentChar;
+using query_internal::ScanStart;
 
 // clang-format off
 constexpr SemanticTokenTypeInfo kLegend[kSemanticTokenTypeCount] = {
@@ -31,11 +35,6 @@ constexpr SemanticTokenTypeInfo kLegend[kSemanticTokenTypeCount] = {
 constexpr const char* kModifierNames[kSemanticTokenModifierCount] = {
     "declaration", "readonly", "defaultLibrary", "deprecated"};
 // clang-format on
-
-bool IsIdentChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || c == '_' || u >= 0x80;
-}
 
 // The token for `name` at `r`: `r` itself when it spells the name, else the name's first
 // whole-word occurrence inside it (a symbolic variable defined by the string `"n"`); empty when
@@ -117,31 +116,6 @@ int DtypeSlot(const ops::OpInfo& op) {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-uint32_t LineBegin(std::string_view text, uint32_t offset) {
-  while (offset > 0 && text[offset - 1] != '\n') --offset;
-  return offset;
-}
-
-// The nearest line at or before `offset` that begins a definition (`def`, `class`, a decorator)
-// or is unindented code: outside strings and brackets in any sane file, so a scan can start
-// there. Bounded by kMaxLinesBack lines.
-constexpr int kMaxLinesBack = 4000;
-
-uint32_t ScanStart(std::string_view text, uint32_t offset) {
-  uint32_t line = LineBegin(text, offset);
-  for (int n = 0; n < kMaxLinesBack && line > 0; ++n) {
-    uint32_t first = line;
-    while (first < text.size() && IsBlank(text[first])) ++first;
-    std::string_view rest = text.substr(first);
-    if (rest.substr(0, 4) == "def " || rest.substr(0, 6) == "class " || rest.substr(0, 1) == "@" ||
-        rest.substr(0, 10) == "async def ") {
-      return line;
-    }
-    line = LineBegin(text, line - 1);
-  }
-  return line;
-}
 
 // A lexical pass over the text (strings, comments, brackets, identifiers): the syntax tree is not
 // walked because visiting its nodes costs more than the whole pass (a tree-sitter cursor takes

@@ -11,8 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis.h"
-#include "lsp_convert.h"
 #include "lsp_session.h"
 #include "text/line_index.h"
 #include "support/files.h"
@@ -457,32 +455,6 @@ TEST(LspProgress, ALargeFirstAnalysisShowsWorkDoneProgress) {
                                   {"text", "# edited\n"}}}));
   ASSERT_TRUE(s.Diagnostics(kUri));
   for (const json& m : s.Drain(kUri)) EXPECT_NE(m.value("method", ""), "$/progress") << m.dump();
-}
-
-// The text writer of publishDiagnostics gives exactly DiagnosticJson's value, for every diagnostic
-// of every fixture and example, in every encoding.
-TEST(LspDiagnostics, TextWriterMatchesTheJsonTree) {
-  std::vector<std::string> files = ListFilesRecursive("tests/fixtures", ".py");
-  for (const std::string& f : ListFiles("examples", ".py")) files.push_back(f);
-  int compared = 0;
-  for (const std::string& path : files) {
-    analysis::Document doc(ReadFileOrDie(path));
-    analysis::Analyzer analyzer;
-    analyzer.Run(doc);
-    for (analysis::Encoding encoding :
-         {analysis::Encoding::kUtf8, analysis::Encoding::kUtf16, analysis::Encoding::kUtf32}) {
-      for (const analysis::Diagnostic* d : analyzer.Diagnostics()) {
-        std::string text;
-        server::AppendDiagnosticJson(&text, doc, *d, "file:///a b.py", encoding, d->severity,
-                                     "https://x.test/codes");
-        EXPECT_EQ(json::parse(text), server::DiagnosticJson(doc, *d, "file:///a b.py", encoding,
-                                                             d->severity, "https://x.test/codes"))
-            << path;
-        ++compared;
-      }
-    }
-  }
-  EXPECT_GT(compared, 300);
 }
 
 TEST(LspServerPool, DocumentsAreAnalysedIndependently) {
