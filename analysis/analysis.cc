@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "check/suppressions.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
 #include "model/model.h"
@@ -495,6 +496,7 @@ struct Analyzer::Impl {
 
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
   std::vector<const Diagnostic*> diagnostics;
+  std::vector<Diagnostic> unused_suppressions;  // the unused-suppression hints of the last run
   bool model_valid = false;
   FileModel model;
 
@@ -1114,6 +1116,11 @@ void Analyzer::Run(const Document& doc) {
       for (const Diagnostic& d : top->diagnostics) impl.diagnostics.push_back(&d);
     }
     for (; next_root < impl.root_errors.size(); ++next_root) impl.diagnostics.push_back(&impl.root_errors[next_root]);
+
+    // 6. Suppression comments (check/suppressions.h): drop what they cover, report the unused
+    //    ones. One memchr pass over the text for '#'.
+    std::vector<Suppression> suppressions = FindSuppressions(doc);
+    impl.diagnostics = ApplySuppressions(doc, suppressions, impl.diagnostics, &impl.unused_suppressions);
   }
 
   for (const void* id : impl.orphans) {

@@ -2,12 +2,23 @@
 #include "check_command.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <ostream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "check/codes.h"
 #include "cli.h"
+#include "input_files.h"
+#include "project_config.h"
 #include "lsp_convert.h"
 #include "text/line_index.h"
 
@@ -74,7 +85,7 @@ nlohmann::ordered_json JsonDiagnostic(const std::string& path, const Document& d
     related.push_back({{"file", path}, {"range", JsonRange(doc, r.range)}, {"message", r.message}});
   }
   nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
-  for (const analysis::Fix& fix : d.fixes) {
+  for (const analysis::Fix& fix : FixesOffered(doc, d)) {
     nlohmann::ordered_json edits = nlohmann::ordered_json::array();
     for (const analysis::TextEdit& e : fix.edits) {
       edits.push_back({{"range", JsonRange(doc, e.range)}, {"newText", e.new_text}});
@@ -97,41 +108,136 @@ std::string Count(int n, const std::string& singular, const std::string& plural)
 
 }  // namespace
 
+namespace {
+
+// `--name VALUE` or `--name=VALUE` at args[*i]; advances *i past the value.
+bool OptionValue(const std::vector<std::string>& args, size_t* i, const std::string& name,
+                 std::string* value, bool* matched, std::string* problem) {
+  const std::string& arg = args[*i];
+  *matched = false;
+  if (arg == name) {
+    *matched = true;
+    if (*i + 1 >= args.size()) {
+      *problem = name + " needs a value";
+      return false;
+    }
+    *value = args[++*i];
+    return true;
+  }
+  if (arg.rfind(name + "=", 0) == 0) {
+    *matched = true;
+    *value = arg.substr(name.size() + 1);
+  }
+  return true;
+}
+
+// `a,b , c` into codes, each checked against the codes table.
+bool ParseCodes(const std::string& option, const std::string& value,
+                std::vector<std::string>* codes, std::string* problem) {
+  size_t at = 0;
+  while (at <= value.size()) {
+    size_t comma = value.find(',', at);
+    if (comma == std::string::npos) comma = value.size();
+    std::string code = value.substr(at, comma - at);
+    code.erase(0, code.find_first_not_of(" \t"));
+    code.erase(code.find_last_not_of(" \t") + 1);
+    if (!code.empty()) {
+      if (!analysis::FindCode(code)) {
+        *problem = option + ": unknown diagnostic code '" + code + "'";
+        return false;
+      }
+      codes->push_back(code);
+    }
+    at = comma + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool ParseCheckArgs(const std::vector<std::string>& args, CheckOptions* options,
                     std::string* problem) {
   bool only_files = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    std::string format;
-    if (!only_files && arg == "--") {
-      only_files = true;
-      continue;
-    } else if (!only_files && arg == "--hints") {
-      options->hints = true;
-      continue;
-    } else if (!only_files && arg == "--format") {
-      if (i + 1 >= args.size()) {
-        *problem = "--format needs a value (text or json)";
-        return false;
-      }
-      format = args[++i];
-    } else if (!only_files && arg.rfind("--format=", 0) == 0) {
-      format = arg.substr(9);
-    } else if (!only_files && arg.size() > 1 && arg[0] == '-') {
-      *problem = "unknown option '" + arg + "'";
-      return false;
-    } else {
+    if (only_files) {
       options->files.push_back(arg);
       continue;
     }
-    if (format == "text") {
-      options->format = CheckFormat::kText;
-    } else if (format == "json") {
-      options->format = CheckFormat::kJson;
-    } else {
-      *problem = "unknown format '" + format + "' (expected text or json)";
+    if (arg == "--") {
+      only_files = true;
+      continue;
+    }
+    if (arg == "--hints") {
+      options->hints = true;
+      continue;
+    }
+    std::string value;
+    bool matched = false;
+    if (!OptionValue(args, &i, "--format", &value, &matched, problem)) {
+      *problem = "--format needs a value (text or json)";
       return false;
     }
+    if (matched) {
+      if (value == "text") {
+        options->format = CheckFormat::kText;
+      } else if (value == "json") {
+        options->format = CheckFormat::kJson;
+      } else {
+        *problem = "unknown format '" + value + "' (expected text or json)";
+        return false;
+      }
+      continue;
+    }
+    if (!OptionValue(args, &i, "--config", &value, &matched, problem)) return false;
+    if (matched) {
+      if (value.empty()) {
+        *problem = "--config needs a file";
+        return false;
+      }
+      options->config_path = value;
+      continue;
+    }
+    if (!OptionValue(args, &i, "--select", &value, &matched, problem)) return false;
+    if (matched) {
+      if (!ParseCodes("--select", value, &options->select, problem)) return false;
+      continue;
+    }
+    if (!OptionValue(args, &i, "--ignore", &value, &matched, problem)) return false;
+    if (matched) {
+      if (!ParseCodes("--ignore", value, &options->ignore, problem)) return false;
+      continue;
+    }
+    bool jobs = false;
+    if (arg == "-j" || arg == "--jobs") {
+      if (i + 1 >= args.size()) {
+        *problem = arg + " needs a number";
+        return false;
+      }
+      value = args[++i];
+      jobs = true;
+    } else if (arg.rfind("-j", 0) == 0 && arg.size() > 2 && arg[2] != '-') {
+      value = arg.substr(2);
+      jobs = true;
+    } else if (arg.rfind("--jobs=", 0) == 0) {
+      value = arg.substr(7);
+      jobs = true;
+    }
+    if (jobs) {
+      char* end = nullptr;
+      long n = value.empty() ? -1 : std::strtol(value.c_str(), &end, 10);
+      if (n < 0 || n > 1024 || (end && *end != '\0')) {
+        *problem = "-j: expected a number of jobs from 0 (one per core) to 1024, got '" + value + "'";
+        return false;
+      }
+      options->jobs = static_cast<int>(n);
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      *problem = "unknown option '" + arg + "'";
+      return false;
+    }
+    options->files.push_back(arg);
   }
   if (options->files.empty()) {
     *problem = "no input files";
@@ -149,37 +255,211 @@ std::string FormatDiagnosticText(const std::string& path, const Document& doc,
   for (const analysis::RelatedLocation& r : d.related) {
     s += "  " + Location(path, doc, r.range.begin) + ": note: " + r.message + "\n";
   }
+  // The diagnostic's own fixes (not the "suppress on this line" every diagnostic has).
+  for (const analysis::Fix& fix : d.fixes) {
+    s += "  fix" + std::string(fix.preferred ? " (preferred)" : "") + ": " + fix.title + "\n";
+  }
   return s;
 }
 
-int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  bool io_problem = false;
-  int files_checked = 0;
-  int counts[5] = {0, 0, 0, 0, 0};  // indexed by Severity
-  nlohmann::ordered_json array = nlohmann::ordered_json::array();
-  for (const std::string& path : options.files) {
-    std::string text, error;
-    if (!ReadSourceFile(path, &text, &error)) {
-      err << path << ": error: " << error << "\n";
-      io_problem = true;
-      continue;
+namespace {
+
+// What checking one file produced, printed in file order once every earlier file is printed.
+struct FileResult {
+  bool done = false;
+  bool read_error = false;
+  bool checked = false;
+  std::string text;                                            // text format
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();  // json format
+  int counts[5] = {0, 0, 0, 0, 0};                             // indexed by Severity
+};
+
+// The configuration of each folder, loaded once and shared by the workers.
+class ConfigCache {
+ public:
+  explicit ConfigCache(std::string forced) : forced_(std::move(forced)) {}
+
+  /// The configuration governing `file` (an empty one when there is none). The reference stays
+  /// valid for the cache's lifetime.
+  const ProjectConfig& For(const std::string& file) {
+    std::string dir = std::filesystem::path(file).parent_path().string();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = by_dir_.find(dir);
+    if (found != by_dir_.end()) return *found->second;
+    std::string path = forced_.empty() ? FindConfigFile(dir) : forced_;
+    auto it = by_path_.find(path);
+    if (it == by_path_.end()) {
+      auto config = std::make_unique<ProjectConfig>();
+      if (!path.empty()) *config = LoadConfig(path);
+      it = by_path_.emplace(path, std::move(config)).first;
+      order_.push_back(it->second.get());
     }
-    ++files_checked;
-    Document doc(std::move(text));
-    analysis::Analyzer analyzer;
-    analyzer.Run(doc);
-    if (!analyzer.HasTvmScript()) continue;
-    for (const Diagnostic* dp : analyzer.Diagnostics()) {
-      const Diagnostic& d = *dp;
-      if (d.severity == Severity::kHint && !options.hints) continue;
-      ++counts[static_cast<int>(d.severity)];
-      if (options.format == CheckFormat::kJson) {
-        array.push_back(JsonDiagnostic(path, doc, d));
-      } else {
-        out << FormatDiagnosticText(path, doc, d);
-      }
+    by_dir_[dir] = it->second.get();
+    return *it->second;
+  }
+
+  /// Every configuration read, in the order first used.
+  std::vector<const ProjectConfig*> Loaded() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return order_;
+  }
+
+ private:
+  std::string forced_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<ProjectConfig>> by_path_;
+  std::map<std::string, const ProjectConfig*> by_dir_;
+  std::vector<const ProjectConfig*> order_;
+};
+
+// The severity `d` is reported with under `config` and the command line, or nullopt to drop it.
+std::optional<Severity> EffectiveSeverity(const Diagnostic& d, const ProjectConfig& config,
+                                          const CheckOptions& options) {
+  auto listed = [&](const std::vector<std::string>& codes) {
+    return std::find(codes.begin(), codes.end(), d.code) != codes.end();
+  };
+  if (!options.select.empty() && !listed(options.select)) return std::nullopt;
+  if (listed(options.ignore)) return std::nullopt;
+  auto it = config.severity.find(d.code);
+  return it == config.severity.end() ? std::optional<Severity>(d.severity) : it->second;
+}
+
+void CheckOne(const std::string& path, const CheckOptions& options, ConfigCache* configs,
+              FileResult* result) {
+  std::string text, error;
+  if (!ReadSourceFile(path, &text, &error)) {
+    result->read_error = true;
+    result->text = path + ": error: " + error + "\n";
+    return;
+  }
+  result->checked = true;
+  const ProjectConfig& config = configs->For(path);
+  analysis::AnalysisOptions analysis_options;
+  if (config.era) analysis_options.era = *config.era;
+  if (config.assumed_upper_bound) analysis_options.assumed_upper_bound = *config.assumed_upper_bound;
+  bool hints = options.hints || config.hints.value_or(false);
+  Document doc(std::move(text));
+  analysis::Analyzer analyzer(analysis_options);
+  analyzer.Run(doc);
+  if (!analyzer.HasTvmScript()) return;
+  for (const Diagnostic* dp : analyzer.Diagnostics()) {
+    std::optional<Severity> severity = EffectiveSeverity(*dp, config, options);
+    if (!severity || (*severity == Severity::kHint && !hints)) continue;
+    Diagnostic d = *dp;
+    d.severity = *severity;
+    ++result->counts[static_cast<int>(d.severity)];
+    if (options.format == CheckFormat::kJson) {
+      result->json.push_back(JsonDiagnostic(path, doc, d));
+    } else {
+      result->text += FormatDiagnosticText(path, doc, d);
     }
   }
+}
+
+// The problems of a configuration file as `invalid-config` diagnostics on that file.
+void ReportConfigProblems(const ProjectConfig& config, const CheckOptions& options,
+                          FileResult* result) {
+  if (config.problems.empty()) return;
+  std::string text;
+  std::string error;
+  ReadSourceFile(config.path, &text, &error);
+  Document doc(text);
+  for (const ConfigProblem& p : config.problems) {
+    Diagnostic d;
+    d.code = "invalid-config";
+    d.severity = Severity::kError;
+    d.message = p.message;
+    const analysis::LineIndex& lines = doc.Lines();
+    uint32_t line = std::min<uint32_t>(p.line - 1, lines.LineCount() - 1);
+    Position pos{line, p.column - 1};
+    d.range.begin = lines.ToOffset(doc.Text(), pos, Encoding::kUtf32).value_or(lines.LineStart(line));
+    d.range.end = d.range.begin;
+    // The range covers the token at fault: up to the end of the word, key or string there.
+    const std::string& t = doc.Text();
+    uint32_t e = d.range.begin;
+    while (e < t.size() && t[e] != '\n' && t[e] != '\r' && t[e] != ' ' && t[e] != '=' && t[e] != ',') ++e;
+    d.range.end = e;
+    ++result->counts[static_cast<int>(d.severity)];
+    if (options.format == CheckFormat::kJson) {
+      result->json.push_back(JsonDiagnostic(config.path, doc, d));
+    } else {
+      result->text += FormatDiagnosticText(config.path, doc, d);
+    }
+  }
+}
+
+}  // namespace
+
+int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<InputProblem> walk_problems;
+  std::vector<std::string> files = ExpandInputs(options.files, options.config_path, &walk_problems);
+  bool io_problem = !walk_problems.empty();
+  for (const InputProblem& p : walk_problems) err << p.path << ": error: " << p.message << "\n";
+
+  ConfigCache configs(options.config_path);
+  std::vector<FileResult> results(files.size());
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < files.size();) {
+      FileResult result;
+      CheckOne(files[i], options, &configs, &result);
+      std::lock_guard<std::mutex> lock(mutex);
+      results[i] = std::move(result);
+      results[i].done = true;
+      changed.notify_all();
+    }
+  };
+  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min(jobs, std::max<size_t>(files.size(), 1));
+  std::vector<std::thread> workers;
+  for (size_t j = 1; j < jobs; ++j) workers.emplace_back(work);
+  if (jobs == 1) work();
+
+  int counts[5] = {0, 0, 0, 0, 0};
+  int files_checked = 0;
+  nlohmann::ordered_json array = nlohmann::ordered_json::array();
+  auto take = [&](FileResult& r) {
+    if (r.read_error) {
+      err << r.text;
+      io_problem = true;
+      return;
+    }
+    if (r.checked) ++files_checked;
+    for (int s = 0; s < 5; ++s) counts[s] += r.counts[s];
+    if (options.format == CheckFormat::kJson) {
+      for (auto& d : r.json) array.push_back(std::move(d));
+    } else {
+      out << r.text;
+    }
+    r = FileResult();
+  };
+  bool progress_shown = false;
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!results[i].done && options.progress && files.size() >= 20) {
+      err << "\rchecking " << i << "/" << files.size() << " files" << std::flush;
+      progress_shown = true;
+    }
+    changed.wait(lock, [&] { return results[i].done; });
+    FileResult r = std::move(results[i]);
+    lock.unlock();
+    if (progress_shown && (!r.text.empty() || r.read_error)) {
+      err << "\r\033[K" << std::flush;
+    }
+    take(r);
+  }
+  for (std::thread& t : workers) t.join();
+  if (progress_shown) err << "\r\033[K" << std::flush;
+
+  for (const ProjectConfig* config : configs.Loaded()) {
+    FileResult r;
+    ReportConfigProblems(*config, options, &r);
+    take(r);
+  }
+
   int errors = counts[static_cast<int>(Severity::kError)];
   if (options.format == CheckFormat::kJson) {
     // Messages quote source text, which may be invalid UTF-8: replace rather than throw.

@@ -22,9 +22,14 @@ constexpr const char* kUsage =
     "usage: tvmls <command> [options] [FILE...]\n"
     "\n"
     "commands:\n"
-    "  check [--format text|json] [--hints] FILE...\n"
+    "  check [--format text|json] [--hints] [--config FILE] [--select CODE,...]\n"
+    "        [--ignore CODE,...] [-j N] FILE|DIR...\n"
     "                           check TVMScript files: syntax, shapes, purity, memory, buffers\n"
-    "                           (text: one diagnostic per block; json: one LSP-style array)\n"
+    "                           (text: one diagnostic per block; json: one LSP-style array);\n"
+    "                           folders are walked (*.py, *.tvmscript, *.relax, *.tir, minus\n"
+    "                           .gitignore and the configuration's excludes); settings come from\n"
+    "                           the nearest tvmls.toml or pyproject.toml [tool.tvmls]; -j N\n"
+    "                           files at once (default: one per core)\n"
     "  parse [--sexp] FILE...   parse TVMScript/Python files; report syntax errors\n"
     "                           (--sexp prints each syntax tree as an S-expression)\n"
     "  serve [--stdio] [--listen HOST:PORT [--allow-remote]]\n"
@@ -115,7 +120,8 @@ bool ReadSourceFile(const std::string& path, std::string* text, std::string* err
   return true;
 }
 
-int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+           const CliEnvironment& environment) {
   try {
     if (args.empty()) return Usage(err, "no command given");
     const std::string& command = args[0];
@@ -133,6 +139,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       CheckOptions options;
       std::string problem;
       if (!ParseCheckArgs(rest, &options, &problem)) return Usage(err, "check: " + problem);
+      options.progress = environment.stderr_is_terminal;
       return RunCheck(options, out, err);
     }
     if (command == "serve") {

@@ -10,9 +10,16 @@
 
 namespace tvmls::server {
 
+/// What the process knows about where its output goes.
+struct CliEnvironment {
+  /// stderr is a terminal: long `tvmls check` runs show a progress line there.
+  bool stderr_is_terminal = false;
+};
+
 /// Runs the command line `args` (without the program name), writing to `out` and `err`.
 /// Returns the process exit code. Never throws.
-int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+           const CliEnvironment& environment = {});
 
 /// Exit codes shared by every subcommand.
 constexpr int kExitOk = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/codes.h"
+#include "check/suppressions.h"
 #include "jsonrpc.h"
 
 namespace tvmls::server {
@@ -132,6 +133,14 @@ std::string DefaultDocsBase() {
     if (access(candidate.c_str(), R_OK) == 0) return FileUri(candidate);
   }
   return "";
+}
+
+std::vector<analysis::Fix> FixesOffered(const analysis::Document& doc, const analysis::Diagnostic& d) {
+  std::vector<analysis::Fix> fixes = d.fixes;
+  if (std::optional<analysis::Fix> suppress = analysis::SuppressionFix(doc, d)) {
+    fixes.push_back(std::move(*suppress));
+  }
+  return fixes;
 }
 
 }  // namespace tvmls::server

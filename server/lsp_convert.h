@@ -44,6 +44,10 @@ Json RangeJson(const analysis::Document& doc, analysis::TextRange range,
 /// "error" / "warning" / "information" / "hint" -> Severity.
 std::optional<analysis::Severity> ParseSeverity(std::string_view name);
 
+/// The fixes offered for `d` (code actions, `tvmls check --format json`): its own, then
+/// "suppress on this line" (check/suppressions.h) when the code can be suppressed there.
+std::vector<analysis::Fix> FixesOffered(const analysis::Document& doc, const analysis::Diagnostic& d);
+
 /// An LSP Diagnostic: range, severity (a number), code, source "tvmls", message,
 /// relatedInformation (locations in `uri`) and tags (analysis/check/codes.h: Unnecessary,
 /// Deprecated). `severity` overrides the diagnostic's own (settings). With a non-empty

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -340,7 +341,27 @@ void LanguageServer::Impl::Register() {
       reply.Result(json::array());
       return;
     }
-    Query(params, reply, [start, end, quickfix, rewrite](const QueryContext& ctx) -> json {
+    // The client's diagnostics (context.diagnostics) by code and start line: their fixes are
+    // offered even when the requested range does not touch them (ALE asks with the word under
+    // the cursor, which may sit before the diagnostic on its line).
+    std::set<std::pair<std::string, int64_t>> asked;
+    if (std::optional<ParamView> listed = p.FindView("context.diagnostics");
+        listed && listed->value().is_array()) {
+      for (const json& d : listed->value()) {
+        if (!d.is_object()) continue;
+        auto code = d.find("code");
+        const json* line = nullptr;
+        if (auto range = d.find("range"); range != d.end() && range->is_object()) {
+          if (auto st = range->find("start"); st != range->end() && st->is_object()) {
+            if (auto l = st->find("line"); l != st->end() && l->is_number_integer()) line = &*l;
+          }
+        }
+        if (code != d.end() && code->is_string() && line) {
+          asked.insert({code->get<std::string>(), line->get<int64_t>()});
+        }
+      }
+    }
+    Query(params, reply, [start, end, quickfix, rewrite, asked](const QueryContext& ctx) -> json {
       json result = rewrite ? AnnotateActions(ctx, start) : json::array();
       if (!quickfix) return result;
       std::optional<uint32_t> b = ctx.Offset(start);
@@ -349,10 +370,18 @@ void LanguageServer::Impl::Register() {
       analysis::TextRange wanted{std::min(*b, *e), std::max(*b, *e)};
       for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
         std::optional<analysis::Severity> severity = ctx.settings.SeverityOf(*d);
-        if (!severity || d->fixes.empty() || !d->range.Touches(wanted)) continue;
+        if (!severity) continue;
+        bool touched = d->range.Touches(wanted);
+        if (!touched && !asked.empty()) {
+          int64_t line = ctx.doc.Lines().LineOf(d->range.begin);
+          touched = asked.count({d->code, line}) > 0;
+        }
+        if (!touched) continue;
+        std::vector<analysis::Fix> fixes = FixesOffered(ctx.doc, *d);
+        if (fixes.empty()) continue;
         json diagnostic =
             DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity, ctx.docs_base);
-        for (const analysis::Fix& fix : d->fixes) {
+        for (const analysis::Fix& fix : fixes) {
           result.push_back({{"title", fix.title},
                             {"kind", "quickfix"},
                             {"diagnostics", json::array({diagnostic})},

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: a warnings-as-errors build with every test, then the same
-# tests under AddressSanitizer + UndefinedBehaviorSanitizer. Run from anywhere.
+# tests under AddressSanitizer + UndefinedBehaviorSanitizer. The editor tests (label `editor`: the
+# real VS Code, Neovim, Emacs and Vim driving the release binary) run in the first build only.
+# Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${TVMLS_JOBS:-$(nproc)}
@@ -12,7 +14,7 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 echo "== ASan + UBSan build and tests"
 cmake -S . -B build-asan -G Ninja -DTVMLS_WERROR=ON -DTVMLS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
-      -DTVMLS_BUILD_BENCH=OFF
+      -DTVMLS_BUILD_BENCH=OFF -DTVMLS_EDITOR_TESTS=OFF
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"

@@ -28,6 +28,11 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
       {"buffer-index-arity", "a buffer access with the wrong number of indices"},
       {"buffer-index-out-of-bounds", "a constant index outside a constant buffer extent"},
       {"unused-binding", "a pure Relax binding whose variable is never used", /*unnecessary=*/true},
+      {"unused-suppression", "a # tvmls: ignore or disable comment that suppresses nothing",
+       /*unnecessary=*/true},
+      // Emitted by the server layer (server/check_command.cc, server/lsp_server.cc): the
+      // project configuration file has a mistake.
+      {"invalid-config", "a mistake in tvmls.toml or pyproject.toml [tool.tvmls]"},
   };
   return kCodes;
 }

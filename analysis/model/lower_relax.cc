@@ -1392,12 +1392,16 @@ class RelaxLowering {
   }
 
   void Impure(TSNode callee, const std::string& what, TSNode call) {
+    // One preferred fix per position: when the dataflow diagnostic's fix (delete the kill) is
+    // preferred, marking the function impure is only an alternative.
+    bool dataflow_fix_preferred = false;
     if (dataflow_) {
       Diagnostic& d = Report(callee, Severity::kError, "impure-in-dataflow",
                              "impure " + what + " inside a dataflow block; dataflow blocks may only contain pure calls");
       TextRange with = Rel(dataflow_->with_stmt);
       d.related.push_back({TextRange{with.begin, with.begin + 4}, "the dataflow block"});
       DataflowFixes(&d, what, call);
+      for (const Fix& f : d.fixes) dataflow_fix_preferred = dataflow_fix_preferred || f.preferred;
     }
     if (pure_ && !force_pure_) {
       Diagnostic& d = Report(callee, Severity::kError, "impure-in-pure-function",
@@ -1407,7 +1411,7 @@ class RelaxLowering {
       if (auto edit = ImpureDecoratorEdit()) {
         Fix f;
         f.title = "Mark " + Quote(fn_->name) + " impure: @R.function(pure=False)";
-        f.preferred = true;
+        f.preferred = !dataflow_fix_preferred;
         f.edits.push_back(*edit);
         d.fixes.push_back(std::move(f));
       }

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "check/suppressions.h"
 #include "model/model.h"
 #include "query/navigation.h"
 #include "query/queries.h"
@@ -581,6 +582,62 @@ TEST_P(Fixture, FixesApplyAndHelp) {
                           << ")";
       }
     }
+  }
+}
+
+// "Suppress on this line" (check/suppressions.h), offered on every diagnostic that can be
+// suppressed: applied, it removes that diagnostic and makes nothing appear (no unused
+// suppression either); it is never preferred.
+TEST_P(Fixture, SuppressionFixSilencesItsDiagnostic) {
+  analysis::Document doc(text_);
+  analysis::Analyzer analyzer;
+  analyzer.Run(doc);
+  std::vector<analysis::Diagnostic> before;
+  for (const analysis::Diagnostic* d : analyzer.Diagnostics()) before.push_back(*d);
+  std::map<std::string, int> before_counts = CountCodes(before);
+  LineIndex lines(text_);
+  int offered = 0;
+  for (const analysis::Diagnostic& d : before) {
+    std::optional<analysis::Fix> fix = analysis::SuppressionFix(doc, d);
+    if (!fix) continue;
+    ++offered;
+    std::string where = path_ + ":" + std::to_string(lines.LineOf(d.range.begin) + 1) + ": " +
+                        d.code + ": ";
+    EXPECT_FALSE(fix->preferred) << where << "a suppression must never be the preferred fix";
+    std::string fixed = text_;
+    ASSERT_TRUE(analysis::ApplyFix(*fix, &fixed)) << where;
+    std::map<std::string, int> after = CountCodes(analysis::AnalyzeText(fixed));
+    EXPECT_LT(after[d.code], before_counts[d.code]) << where << "still reported after suppressing";
+    for (const auto& [code, n] : after) {
+      int was = before_counts.count(code) ? before_counts.at(code) : 0;
+      EXPECT_LE(n, was) << where << "suppressing makes " << code << " appear (" << was << " -> "
+                        << n << ")";
+    }
+  }
+  int suppressible = 0;
+  for (const analysis::Diagnostic& d : before) {
+    suppressible += d.code != "syntax-error" && d.code != "unused-suppression" ? 1 : 0;
+  }
+  // Only lines ending inside a multi-line string or after a backslash get no suppression fix.
+  EXPECT_GE(offered * 10, suppressible * 9) << path_ << ": " << offered << " of " << suppressible;
+}
+
+// An editor's "auto fix" applies the preferred fix at the cursor: across every diagnostic at one
+// position there is at most one.
+TEST_P(Fixture, AtMostOnePreferredFixPerPosition) {
+  std::map<uint32_t, std::vector<std::string>> preferred;  // range start -> titles
+  for (const analysis::Diagnostic& d : analysis::AnalyzeText(text_)) {
+    for (const analysis::Fix& fix : d.fixes) {
+      if (fix.preferred) preferred[d.range.begin].push_back(d.code + ": " + fix.title);
+    }
+  }
+  LineIndex lines(text_);
+  for (const auto& [offset, titles] : preferred) {
+    if (titles.size() <= 1) continue;
+    std::string all;
+    for (const std::string& t : titles) all += "\n  " + t;
+    ADD_FAILURE() << path_ << ":" << lines.LineOf(offset) + 1 << ": " << titles.size()
+                  << " preferred fixes at one position:" << all;
   }
 }
 

@@ -2,6 +2,8 @@
 // unreadable files and mixes of good and bad files. Runs the command line in-process.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -154,8 +156,12 @@ TEST(Check, UnreadableFileIsReportedAndTheOthersAreStillChecked) {
   r = RunArgs({"check", "--format", "json", "/nonexistent/x.py", bad});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(nlohmann::json::parse(r.out).size(), 1u);
-  // A directory is not a file.
-  EXPECT_EQ(RunArgs({"check", ::testing::TempDir()}).code, 2);
+  // A folder is walked (tests/cli/projects has the cases); an empty one checks nothing.
+  std::string empty = ::testing::TempDir() + "/check_empty_folder";
+  std::filesystem::create_directories(empty);
+  r = RunArgs({"check", empty});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.err.find("0 errors, 0 warnings in 0 files"), std::string::npos) << r.err;
 }
 
 TEST(Check, MixOfGoodAndBadFiles) {

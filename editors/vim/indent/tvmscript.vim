@@ -1,0 +1,5 @@
+" TVMScript is indented as Python.
+if exists('b:did_indent')
+    finish
+endif
+runtime! indent/python.vim
