@@ -274,44 +274,6 @@ struct FileResult {
   int counts[5] = {0, 0, 0, 0, 0};                             // indexed by Severity
 };
 
-// The configuration of each folder, loaded once and shared by the workers.
-class ConfigCache {
- public:
-  explicit ConfigCache(std::string forced) : forced_(std::move(forced)) {}
-
-  /// The configuration governing `file` (an empty one when there is none). The reference stays
-  /// valid for the cache's lifetime.
-  const ProjectConfig& For(const std::string& file) {
-    std::string dir = std::filesystem::path(file).parent_path().string();
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = by_dir_.find(dir);
-    if (found != by_dir_.end()) return *found->second;
-    std::string path = forced_.empty() ? FindConfigFile(dir) : forced_;
-    auto it = by_path_.find(path);
-    if (it == by_path_.end()) {
-      auto config = std::make_unique<ProjectConfig>();
-      if (!path.empty()) *config = LoadConfig(path);
-      it = by_path_.emplace(path, std::move(config)).first;
-      order_.push_back(it->second.get());
-    }
-    by_dir_[dir] = it->second.get();
-    return *it->second;
-  }
-
-  /// Every configuration read, in the order first used.
-  std::vector<const ProjectConfig*> Loaded() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return order_;
-  }
-
- private:
-  std::string forced_;
-  std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<ProjectConfig>> by_path_;
-  std::map<std::string, const ProjectConfig*> by_dir_;
-  std::vector<const ProjectConfig*> order_;
-};
-
 // The severity `d` is reported with under `config` and the command line, or nullopt to drop it.
 std::optional<Severity> EffectiveSeverity(const Diagnostic& d, const ProjectConfig& config,
                                           const CheckOptions& options) {
@@ -324,7 +286,7 @@ std::optional<Severity> EffectiveSeverity(const Diagnostic& d, const ProjectConf
   return it == config.severity.end() ? std::optional<Severity>(d.severity) : it->second;
 }
 
-void CheckOne(const std::string& path, const CheckOptions& options, ConfigCache* configs,
+void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
               FileResult* result) {
   std::string text, error;
   if (!ReadSourceFile(path, &text, &error)) {
@@ -333,7 +295,9 @@ void CheckOne(const std::string& path, const CheckOptions& options, ConfigCache*
     return;
   }
   result->checked = true;
-  const ProjectConfig& config = configs->For(path);
+  std::shared_ptr<const ProjectConfig> shared =
+      configs->For(std::filesystem::path(path).parent_path().string());
+  const ProjectConfig& config = *shared;
   analysis::AnalysisOptions analysis_options;
   if (config.era) analysis_options.era = *config.era;
   if (config.assumed_upper_bound) analysis_options.assumed_upper_bound = *config.assumed_upper_bound;
@@ -364,21 +328,7 @@ void ReportConfigProblems(const ProjectConfig& config, const CheckOptions& optio
   std::string error;
   ReadSourceFile(config.path, &text, &error);
   Document doc(text);
-  for (const ConfigProblem& p : config.problems) {
-    Diagnostic d;
-    d.code = "invalid-config";
-    d.severity = Severity::kError;
-    d.message = p.message;
-    const analysis::LineIndex& lines = doc.Lines();
-    uint32_t line = std::min<uint32_t>(p.line - 1, lines.LineCount() - 1);
-    Position pos{line, p.column - 1};
-    d.range.begin = lines.ToOffset(doc.Text(), pos, Encoding::kUtf32).value_or(lines.LineStart(line));
-    d.range.end = d.range.begin;
-    // The range covers the token at fault: up to the end of the word, key or string there.
-    const std::string& t = doc.Text();
-    uint32_t e = d.range.begin;
-    while (e < t.size() && t[e] != '\n' && t[e] != '\r' && t[e] != ' ' && t[e] != '=' && t[e] != ',') ++e;
-    d.range.end = e;
+  for (const Diagnostic& d : ConfigDiagnostics(config, doc)) {
     ++result->counts[static_cast<int>(d.severity)];
     if (options.format == CheckFormat::kJson) {
       result->json.push_back(JsonDiagnostic(config.path, doc, d));
@@ -391,12 +341,12 @@ void ReportConfigProblems(const ProjectConfig& config, const CheckOptions& optio
 }  // namespace
 
 int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  ConfigStore configs(options.config_path);
   std::vector<InputProblem> walk_problems;
-  std::vector<std::string> files = ExpandInputs(options.files, options.config_path, &walk_problems);
+  std::vector<std::string> files = ExpandInputs(options.files, &configs, &walk_problems);
   bool io_problem = !walk_problems.empty();
   for (const InputProblem& p : walk_problems) err << p.path << ": error: " << p.message << "\n";
 
-  ConfigCache configs(options.config_path);
   std::vector<FileResult> results(files.size());
   std::mutex mutex;
   std::condition_variable changed;
@@ -454,7 +404,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   for (std::thread& t : workers) t.join();
   if (progress_shown) err << "\r\033[K" << std::flush;
 
-  for (const ProjectConfig* config : configs.Loaded()) {
+  for (const std::shared_ptr<const ProjectConfig>& config : configs.Loaded()) {
     FileResult r;
     ReportConfigProblems(*config, options, &r);
     take(r);

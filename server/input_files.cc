@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 
 #include "path_match.h"
-#include "project_config.h"
 
 namespace tvmls::server {
 
@@ -59,9 +57,9 @@ PatternSet GlobSet(const std::string& base, const std::vector<std::string>& glob
 
 class Walker {
  public:
-  Walker(std::string config_path, std::vector<std::string>* files,
+  Walker(ConfigStore* configs, std::vector<std::string>* files,
          std::vector<InputProblem>* problems)
-      : config_path_(std::move(config_path)), files_(files), problems_(problems) {}
+      : configs_(configs), files_(files), problems_(problems) {}
 
   void AddFile(const std::string& display) {
     if (seen_.insert(Absolute(display)).second) files_->push_back(display);
@@ -94,18 +92,6 @@ class Walker {
     }
   }
 
-  const ProjectConfig& ConfigFor(const std::string& dir) {
-    std::string path = config_path_.empty() ? FindConfigFile(dir) : config_path_;
-    auto it = configs_.find(path);
-    if (it == configs_.end()) {
-      ProjectConfig config;
-      if (!path.empty()) config = LoadConfig(path);
-      config.dir = config.dir.empty() ? "" : Absolute(config.dir);
-      it = configs_.emplace(path, std::move(config)).first;
-    }
-    return it->second;
-  }
-
   void Walk(const std::string& dir, const std::string& display) {
     std::error_code ec;
     std::vector<fs::directory_entry> entries;
@@ -124,7 +110,8 @@ class Walker {
     bool has_gitignore = ReadGitignore(dir, &own);
     if (has_gitignore) ignores_.push_back(std::move(own));
 
-    const ProjectConfig& config = ConfigFor(dir);
+    std::shared_ptr<const ProjectConfig> shared = configs_->For(dir);
+    const ProjectConfig& config = *shared;
     std::vector<PatternSet> ignores = ignores_;
     if (!config.exclude.empty()) ignores.push_back(GlobSet(config.dir, config.exclude));
     std::vector<PatternSet> include = {
@@ -147,21 +134,19 @@ class Walker {
     if (has_gitignore) ignores_.pop_back();
   }
 
-  std::string config_path_;
+  ConfigStore* configs_;
   std::vector<std::string>* files_;
   std::vector<InputProblem>* problems_;
   std::vector<PatternSet> ignores_;
   std::set<std::string> seen_;
-  std::map<std::string, ProjectConfig> configs_;
 };
 
 }  // namespace
 
-std::vector<std::string> ExpandInputs(const std::vector<std::string>& args,
-                                      const std::string& config_path,
+std::vector<std::string> ExpandInputs(const std::vector<std::string>& args, ConfigStore* configs,
                                       std::vector<InputProblem>* problems) {
   std::vector<std::string> files;
-  Walker walker(config_path, &files, problems);
+  Walker walker(configs, &files, problems);
   for (const std::string& arg : args) {
     std::error_code ec;
     fs::file_status status = fs::status(arg, ec);

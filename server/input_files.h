@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "project_config.h"
+
 namespace tvmls::server {
 
 struct InputProblem {
@@ -21,11 +23,10 @@ struct InputProblem {
 };
 
 /// Expands `args` into the files to check, in a stable order: the arguments in the order given,
-/// each folder's files sorted by path. A file reached twice is listed once. `config_path`: the
-/// `--config` file, or "" to find one per folder. A path that is not a folder is listed as given
+/// each folder's files sorted by path. A file reached twice is listed once. `configs` gives each
+/// folder's configuration (built with `--config`'s file, or finding one per folder). A path that is not a folder is listed as given
 /// (reading it reports what is wrong); `problems` gets the folders that cannot be listed.
-std::vector<std::string> ExpandInputs(const std::vector<std::string>& args,
-                                      const std::string& config_path,
+std::vector<std::string> ExpandInputs(const std::vector<std::string>& args, ConfigStore* configs,
                                       std::vector<InputProblem>* problems);
 
 }  // namespace tvmls::server

@@ -122,6 +122,30 @@ std::string FileUri(const std::string& path) {
   return uri;
 }
 
+std::string FilePathOfUri(const std::string& uri) {
+  if (uri.compare(0, 7, "file://") != 0) return "";
+  size_t start = uri.find('/', 7);
+  if (start == std::string::npos) return "";
+  std::string path;
+  for (size_t i = start; i < uri.size(); ++i) {
+    auto hex = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return -1;
+    };
+    if (uri[i] == '%' && i + 2 < uri.size() && hex(uri[i + 1]) >= 0 && hex(uri[i + 2]) >= 0) {
+      path += static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2]));
+      i += 2;
+    } else if (uri[i] == '?' || uri[i] == '#') {
+      break;
+    } else {
+      path += uri[i];
+    }
+  }
+  return path;
+}
+
 std::string DefaultDocsBase() {
   std::vector<char> buffer(4096);
   ssize_t n = readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);

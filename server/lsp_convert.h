@@ -72,6 +72,10 @@ std::string DefaultDocsBase();
 /// `path` (absolute) as a file:// URI, percent-encoding what RFC 3986 does not allow in a path.
 std::string FileUri(const std::string& path);
 
+/// The path of a file:// URI (percent-decoded; `file://host/...` keeps only the path), or ""
+/// for other schemes (untitled:, vscode-notebook-cell:, ...).
+std::string FilePathOfUri(const std::string& uri);
+
 /// An LSP TextEdit.
 nlohmann::json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
                             analysis::Encoding encoding);

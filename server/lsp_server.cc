@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -24,6 +25,7 @@
 #include "jsonrpc.h"
 #include "lsp_convert.h"
 #include "lsp_features.h"
+#include "project_config.h"
 #include "model/model.h"
 #include "query/queries.h"
 #include "settings.h"
@@ -167,7 +169,13 @@ struct LanguageServer::Impl {
   Settings settings;       // base_settings + the client's configuration
   analysis::Encoding encoding = analysis::Encoding::kUtf16;
   bool configuration_pull = false;
+  bool watch_registration = false;  // workspace.didChangeWatchedFiles.dynamicRegistration
   bool hierarchical_symbols = false;
+  // Project configuration (tvmls.toml / pyproject.toml [tool.tvmls]) of each document's folder;
+  // its own lock. `config_published`: the configuration files whose invalid-config diagnostics
+  // were last published, by path, with the version published (under mu).
+  ConfigStore configs;
+  std::map<std::string, std::shared_ptr<const ProjectConfig>> config_published;
   // Fixed at initialize, before any document (under mu; workers read them after taking mu).
   std::string docs_base;  // codeDescription base
   ClientFeatures client;
@@ -224,6 +232,9 @@ struct LanguageServer::Impl {
   void WithProgress(const std::string& uri, const std::function<void()>& run);
   std::atomic<int64_t> progress_tokens{0};
   void AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters);
+  /// Publishes the invalid-config diagnostics of `config`'s file when this version of it has not
+  /// been published yet (an empty list once its mistakes are fixed).
+  void PublishConfigProblems(const std::shared_ptr<const ProjectConfig>& config);
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -233,12 +244,35 @@ void LanguageServer::Impl::Register() {
   endpoint.OnRequest("initialize",
                      [this](const json& params, Reply reply) { Initialize(params, reply); });
   endpoint.OnNotification("initialized", [this](const json&) {
-    bool pull;
+    bool pull, watch;
     {
       std::lock_guard<std::mutex> lock(mu);
       pull = configuration_pull;
+      watch = watch_registration;
     }
     if (pull) PullConfiguration();
+    // Project configuration files: the client tells us when one is created, changed or
+    // deleted, and every open document is analysed again with it.
+    if (watch) {
+      json registration = {
+          {"id", "tvmls-config-files"},
+          {"method", "workspace/didChangeWatchedFiles"},
+          {"registerOptions",
+           {{"watchers", json::array({{{"globPattern", "**/tvmls.toml"}},
+                                      {{"globPattern", "**/pyproject.toml"}}})}}}};
+      endpoint.Call("client/registerCapability",
+                    {{"registrations", json::array({registration})}},
+                    [](protocol::CallResponse) {});
+    }
+  });
+  endpoint.OnNotification("workspace/didChangeWatchedFiles", [this](const json&) {
+    std::lock_guard<std::mutex> lock(mu);
+    Clock::time_point now = Clock::now();
+    for (auto& entry : docs) {
+      entry.second->dirty = true;
+      entry.second->due = now;
+    }
+    cv.notify_all();
   });
   endpoint.OnNotification("workspace/didChangeConfiguration", [this](const json& params) {
     const json& value = At(params, {"settings"});
@@ -540,6 +574,8 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
     settings = initial;
     docs_base = initial.docs_base ? *initial.docs_base : DefaultDocsBase();
     configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
+    watch_registration =
+        Flag(params, {"capabilities", "workspace", "didChangeWatchedFiles", "dynamicRegistration"});
     hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
                                          "hierarchicalDocumentSymbolSupport"});
     client = features;
@@ -758,7 +794,14 @@ void LanguageServer::Impl::WorkerMain() {
     work.settings = settings;
     work.encoding = encoding;
     next->busy = true;
+    std::string path = FilePathOfUri(next->uri);
     lock.unlock();
+    if (!path.empty()) {
+      std::shared_ptr<const ProjectConfig> config =
+          configs.For(std::filesystem::path(path).parent_path().string());
+      work.settings = WithConfig(work.settings, *config);
+      PublishConfigProblems(config);
+    }
     Outcome outcome;
     try {
       outcome = Process(*next, work);
@@ -930,6 +973,27 @@ void LanguageServer::Impl::WithProgress(const std::string& uri, const std::funct
   if (state->begun) {
     endpoint.Notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}}}});
   }
+}
+
+void LanguageServer::Impl::PublishConfigProblems(
+    const std::shared_ptr<const ProjectConfig>& config) {
+  if (config->path.empty()) return;
+  std::lock_guard<std::mutex> lock(mu);
+  std::shared_ptr<const ProjectConfig>& published = config_published[config->path];
+  if (published == config) return;
+  bool had = published && !published->problems.empty();
+  published = config;
+  if (config->problems.empty() && !had) return;
+  std::string text, error;
+  ReadSourceFile(config->path, &text, &error);
+  analysis::Document doc(text);
+  std::string uri = FileUri(config->path);
+  json diagnostics = json::array();
+  for (const analysis::Diagnostic& d : ConfigDiagnostics(*config, doc)) {
+    diagnostics.push_back(DiagnosticJson(doc, d, uri, encoding, d.severity, docs_base));
+  }
+  endpoint.Notify("textDocument/publishDiagnostics",
+                  {{"uri", uri}, {"diagnostics", std::move(diagnostics)}});
 }
 
 void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {

@@ -10,6 +10,8 @@
 #include "check/codes.h"
 #include "cli.h"
 #include "lsp_convert.h"
+#include "syntax/document.h"
+#include "text/line_index.h"
 
 namespace tvmls::server {
 
@@ -137,6 +139,13 @@ void ReadTable(const toml::table& table, ProjectConfig* config) {
   }
 }
 
+// The absolute folder of `path`, normalised.
+std::string AbsoluteDir(const std::string& path) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec);
+  return (ec ? fs::path(path) : abs).lexically_normal().parent_path().string();
+}
+
 bool IsPyproject(const std::string& path) {
   return fs::path(path).filename() == "pyproject.toml";
 }
@@ -188,7 +197,7 @@ std::string FindConfigFile(const std::string& dir) {
 ProjectConfig ParseConfig(const std::string& path, std::string_view text) {
   ProjectConfig config;
   config.path = path;
-  config.dir = fs::path(path).parent_path().string();
+  config.dir = AbsoluteDir(path);
   try {
     toml::table root = toml::parse(text, path);
     if (IsPyproject(path)) {
@@ -221,11 +230,79 @@ ProjectConfig LoadConfig(const std::string& path) {
   if (!ReadWhole(path, &text, &error)) {
     ProjectConfig config;
     config.path = path;
-    config.dir = fs::path(path).parent_path().string();
+    config.dir = AbsoluteDir(path);
     config.problems.push_back(ConfigProblem{1, 1, "cannot read the configuration: " + error});
     return config;
   }
   return ParseConfig(path, text);
+}
+
+namespace {
+
+bool Stat(const std::string& path, int64_t* mtime, int64_t* size) {
+  std::error_code ec;
+  auto time = fs::last_write_time(path, ec);
+  if (ec) return false;
+  auto bytes = fs::file_size(path, ec);
+  if (ec) return false;
+  *mtime = static_cast<int64_t>(time.time_since_epoch().count());
+  *size = static_cast<int64_t>(bytes);
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<const ProjectConfig> ConfigStore::For(const std::string& dir) {
+  std::string path = forced_.empty() ? FindConfigFile(dir) : forced_;
+  if (path.empty()) return none_;
+  int64_t mtime = 0, size = -1;
+  bool exists = Stat(path, &mtime, &size);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = by_path_.find(path);
+  if (it != by_path_.end() && it->second.mtime == mtime && it->second.size == size &&
+      (exists || it->second.size < 0)) {
+    return it->second.config;
+  }
+  if (it == by_path_.end()) {
+    order_.push_back(path);
+    it = by_path_.emplace(path, Entry{}).first;
+  }
+  it->second.config = std::make_shared<const ProjectConfig>(LoadConfig(path));
+  it->second.mtime = mtime;
+  it->second.size = exists ? size : -1;
+  return it->second.config;
+}
+
+std::vector<std::shared_ptr<const ProjectConfig>> ConfigStore::Loaded() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<const ProjectConfig>> all;
+  for (const std::string& path : order_) all.push_back(by_path_.at(path).config);
+  return all;
+}
+
+std::vector<analysis::Diagnostic> ConfigDiagnostics(const ProjectConfig& config,
+                                                    const analysis::Document& doc) {
+  std::vector<analysis::Diagnostic> out;
+  const analysis::LineIndex& lines = doc.Lines();
+  const std::string& t = doc.Text();
+  for (const ConfigProblem& p : config.problems) {
+    analysis::Diagnostic d;
+    d.code = "invalid-config";
+    d.severity = analysis::Severity::kError;
+    d.message = p.message;
+    uint32_t line = std::min<uint32_t>(p.line - 1, lines.LineCount() - 1);
+    analysis::Position pos{line, p.column - 1};
+    d.range.begin = lines.ToOffset(t, pos, analysis::Encoding::kUtf32).value_or(lines.LineStart(line));
+    // The token at fault: up to the end of the word, key or value there.
+    uint32_t e = d.range.begin;
+    while (e < t.size() && t[e] != '\n' && t[e] != '\r' && t[e] != ' ' && t[e] != '=' &&
+           t[e] != ',') {
+      ++e;
+    }
+    d.range.end = e;
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 }  // namespace tvmls::server

@@ -21,6 +21,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +41,7 @@ struct ConfigProblem {
 
 struct ProjectConfig {
   std::string path;  // the file read; "" when there is none
-  std::string dir;   // its folder: `include` and `exclude` are relative to it
+  std::string dir;   // its folder, absolute: `include` and `exclude` are relative to it
   std::map<std::string, std::optional<analysis::Severity>> severity;  // nullopt: "off"
   std::optional<analysis::Era> era;
   std::optional<int64_t> assumed_upper_bound;
@@ -63,6 +65,38 @@ ProjectConfig ParseConfig(const std::string& path, std::string_view text);
 
 /// Reads and parses `path`; a file that cannot be read is one problem at 1:1.
 ProjectConfig LoadConfig(const std::string& path);
+
+/// The configuration of each folder, shared by threads. A lookup re-finds the governing file
+/// (a few stat calls) and reloads it when its modification time or size changed, so an editor
+/// session sees a tvmls.toml written, fixed or deleted meanwhile.
+class ConfigStore {
+ public:
+  /// `forced`: a configuration file for every folder (`--config`); "" to find one per folder.
+  explicit ConfigStore(std::string forced = "") : forced_(std::move(forced)) {}
+
+  /// The configuration governing files in `dir` (an empty one without a file). Never null.
+  std::shared_ptr<const ProjectConfig> For(const std::string& dir);
+
+  /// Every configuration file loaded so far (its latest version), in the order first loaded.
+  std::vector<std::shared_ptr<const ProjectConfig>> Loaded();
+
+ private:
+  struct Entry {
+    std::shared_ptr<const ProjectConfig> config;
+    int64_t mtime = 0;
+    int64_t size = -1;
+  };
+  std::string forced_;
+  std::mutex mutex_;
+  std::map<std::string, Entry> by_path_;
+  std::vector<std::string> order_;
+  std::shared_ptr<const ProjectConfig> none_ = std::make_shared<ProjectConfig>();
+};
+
+/// The problems of `config` as `invalid-config` error diagnostics on its own text `doc` (the
+/// range: the word, key or value at the problem's place).
+std::vector<analysis::Diagnostic> ConfigDiagnostics(const ProjectConfig& config,
+                                                    const analysis::Document& doc);
 
 /// True when `path` ends in pyproject.toml and its text has a `[tool.tvmls]` table (or a
 /// `[tool.tvmls.*]` one): the cheap test FindConfigFile uses before parsing.

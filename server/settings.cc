@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "lsp_convert.h"
+#include "project_config.h"
 
 namespace tvmls::server {
 
@@ -51,12 +52,14 @@ void ApplySettings(const json& section, bool initialization, Settings* settings,
   if (auto it = section.find("assumedUpperBound"); it != section.end() && !it->is_null()) {
     if (it->is_number_integer() && it->get<int64_t>() >= 0) {
       settings->options.assumed_upper_bound = it->get<int64_t>();
+      settings->bound_given = true;
     } else {
       problems->push_back("assumedUpperBound: expected a non-negative integer, got " + it->dump());
     }
   }
   if (auto it = section.find("era"); it != section.end() && !it->is_null()) {
     std::string era = it->is_string() ? it->get<std::string>() : "";
+    settings->era_given = era == "auto" || era == "classic" || era == "current";
     if (era == "auto") {
       settings->options.era = analysis::Era::kAuto;
     } else if (era == "classic") {
@@ -99,6 +102,18 @@ void ApplySettings(const json& section, bool initialization, Settings* settings,
 
 bool SameOptions(const analysis::AnalysisOptions& a, const analysis::AnalysisOptions& b) {
   return a.era == b.era && a.assumed_upper_bound == b.assumed_upper_bound;
+}
+
+Settings WithConfig(const Settings& client, const ProjectConfig& config) {
+  if (config.path.empty()) return client;
+  Settings merged = client;
+  merged.severity = config.severity;
+  for (const auto& [code, level] : client.severity) merged.severity[code] = level;
+  if (!client.era_given && config.era) merged.options.era = *config.era;
+  if (!client.bound_given && config.assumed_upper_bound) {
+    merged.options.assumed_upper_bound = *config.assumed_upper_bound;
+  }
+  return merged;
 }
 
 }  // namespace tvmls::server

@@ -28,6 +28,9 @@ struct Settings {
   /// Per diagnostic code: the severity to report it with, or nullopt for "off" (not reported).
   std::map<std::string, std::optional<analysis::Severity>> severity;
   analysis::AnalysisOptions options;
+  /// The client set `era` / `assumedUpperBound` (they then override the project configuration).
+  bool era_given = false;
+  bool bound_given = false;
   /// Fixed debounce before analysing an edited document; nullopt: adaptive.
   std::optional<int> debounce_ms;
   /// Documentation of the codes (codeDescription.href = base + "#" + code); nullopt: the README
@@ -52,6 +55,10 @@ void ApplySettings(const nlohmann::json& section, bool initialization, Settings*
                    std::vector<std::string>* problems);
 
 bool SameOptions(const analysis::AnalysisOptions& a, const analysis::AnalysisOptions& b);
+
+/// The settings for a file governed by `config` (project_config.h): the configuration's
+/// severities, era and bound, each overridden by what the client's settings give.
+Settings WithConfig(const Settings& client, const struct ProjectConfig& config);
 
 }  // namespace tvmls::server
 
