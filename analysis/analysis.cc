@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "check/expected_failure.h"
 #include "check/suppressions.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
@@ -492,6 +493,7 @@ struct Analyzer::Impl {
   uint64_t discovery_hash = AliasSetHash(Aliases{});  // of the aliases discovery used
   uint64_t alias_hash = 0;                               // of what lowering used
   int64_t upper_bound = 0;
+  bool expected_failures = true;  // AnalysisOptions::expected_failures of the cached results
   uint64_t generation = 0;
 
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
@@ -730,6 +732,25 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   };
   for (const ModuleModel& m : top->modules) emit(m.functions);
   emit(top->standalone);
+
+  // Units the surrounding test expects TVM to reject: information, not errors.
+  if (expected_failures) {
+    auto unit_range = [](TSNode def) {
+      TSNode parent = ts_node_parent(def);
+      return RangeOf(Is(parent, "decorated_definition") ? parent : def);
+    };
+    for (const FoundModule& m : top->found.modules) {
+      if (auto why = ExpectedFailureOf(m.node, text, m.name)) {
+        MarkExpectedFailure(*why, unit_range(m.node), &out);
+      }
+    }
+    for (size_t i = 0; i < top->found.standalone.size() && i < top->standalone.size(); ++i) {
+      const FoundFunction& f = top->found.standalone[i];
+      if (auto why = ExpectedFailureOf(f.def, text, top->standalone[i].fn->name)) {
+        MarkExpectedFailure(*why, unit_range(f.def), &out);
+      }
+    }
+  }
   std::stable_sort(out.begin(), out.end(), ByPosition);
   top->analysed = true;
   top->diag_base = top->model_base = ts_node_start_byte(top->node);
@@ -806,9 +827,11 @@ void Analyzer::Run(const Document& doc) {
   std::string_view text = doc.Text();
   TSNode root = doc.Root();
   const uint64_t gen = ++impl.generation;
-  if (options_.assumed_upper_bound != impl.upper_bound) {
+  if (options_.assumed_upper_bound != impl.upper_bound ||
+      options_.expected_failures != impl.expected_failures) {
     impl.Clear();
     impl.upper_bound = options_.assumed_upper_bound;
+    impl.expected_failures = options_.expected_failures;
   }
 
   // 1. Where can statements have changed? The document's edit log maps the last run's places to

@@ -301,6 +301,7 @@ void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore*
   analysis::AnalysisOptions analysis_options;
   if (config.era) analysis_options.era = *config.era;
   if (config.assumed_upper_bound) analysis_options.assumed_upper_bound = *config.assumed_upper_bound;
+  if (config.expected_failures) analysis_options.expected_failures = *config.expected_failures;
   bool hints = options.hints || config.hints.value_or(false);
   Document doc(std::move(text));
   analysis::Analyzer analyzer(analysis_options);

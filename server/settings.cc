@@ -70,6 +70,14 @@ void ApplySettings(const json& section, bool initialization, Settings* settings,
       problems->push_back("era: expected \"auto\", \"classic\" or \"current\", got " + it->dump());
     }
   }
+  if (auto it = section.find("expectedFailures"); it != section.end() && !it->is_null()) {
+    if (it->is_boolean()) {
+      settings->options.expected_failures = it->get<bool>();
+      settings->expected_failures_given = true;
+    } else {
+      problems->push_back("expectedFailures: expected true or false, got " + it->dump());
+    }
+  }
   if (auto it = section.find("debounceMs"); it != section.end() && !it->is_null()) {
     if (!initialization) {
       problems->push_back("debounceMs: only read from initializationOptions");
@@ -101,7 +109,8 @@ void ApplySettings(const json& section, bool initialization, Settings* settings,
 }
 
 bool SameOptions(const analysis::AnalysisOptions& a, const analysis::AnalysisOptions& b) {
-  return a.era == b.era && a.assumed_upper_bound == b.assumed_upper_bound;
+  return a.era == b.era && a.assumed_upper_bound == b.assumed_upper_bound &&
+         a.expected_failures == b.expected_failures;
 }
 
 Settings WithConfig(const Settings& client, const ProjectConfig& config) {
@@ -110,6 +119,9 @@ Settings WithConfig(const Settings& client, const ProjectConfig& config) {
   merged.severity = config.severity;
   for (const auto& [code, level] : client.severity) merged.severity[code] = level;
   if (!client.era_given && config.era) merged.options.era = *config.era;
+  if (!client.expected_failures_given && config.expected_failures) {
+    merged.options.expected_failures = *config.expected_failures;
+  }
   if (!client.bound_given && config.assumed_upper_bound) {
     merged.options.assumed_upper_bound = *config.assumed_upper_bound;
   }

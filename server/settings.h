@@ -5,6 +5,7 @@
 //     "severity": {"storage-may-overflow": "off", "unknown-op": "error"},  // per code
 //     "assumedUpperBound": 4096,                    // AnalysisOptions.assumed_upper_bound
 //     "era": "auto" | "classic" | "current",        // AnalysisOptions.era
+//     "expectedFailures": true,                     // AnalysisOptions.expected_failures
 //     "debounceMs": 0,                              // initializationOptions only
 //     "codeDescriptionBase": "https://...",         // initializationOptions only; "" = none
 //     "semanticTokensForPython": false              // initializationOptions only
@@ -31,6 +32,7 @@ struct Settings {
   /// The client set `era` / `assumedUpperBound` (they then override the project configuration).
   bool era_given = false;
   bool bound_given = false;
+  bool expected_failures_given = false;
   /// Fixed debounce before analysing an edited document; nullopt: adaptive.
   std::optional<int> debounce_ms;
   /// Documentation of the codes (codeDescription.href = base + "#" + code); nullopt: the README
