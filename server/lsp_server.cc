@@ -169,7 +169,6 @@ struct LanguageServer::Impl {
   Settings settings;       // base_settings + the client's configuration
   analysis::Encoding encoding = analysis::Encoding::kUtf16;
   bool configuration_pull = false;
-  bool watch_registration = false;  // workspace.didChangeWatchedFiles.dynamicRegistration
   bool hierarchical_symbols = false;
   // Project configuration (tvmls.toml / pyproject.toml [tool.tvmls]) of each document's folder;
   // its own lock. `config_published`: the configuration files whose invalid-config diagnostics
@@ -244,27 +243,18 @@ void LanguageServer::Impl::Register() {
   endpoint.OnRequest("initialize",
                      [this](const json& params, Reply reply) { Initialize(params, reply); });
   endpoint.OnNotification("initialized", [this](const json&) {
-    bool pull, watch;
+    bool pull;
     {
       std::lock_guard<std::mutex> lock(mu);
       pull = configuration_pull;
-      watch = watch_registration;
     }
     if (pull) PullConfiguration();
-    // Project configuration files: the client tells us when one is created, changed or
-    // deleted, and every open document is analysed again with it.
-    if (watch) {
-      json registration = {
-          {"id", "tvmls-config-files"},
-          {"method", "workspace/didChangeWatchedFiles"},
-          {"registerOptions",
-           {{"watchers", json::array({{{"globPattern", "**/tvmls.toml"}},
-                                      {{"globPattern", "**/pyproject.toml"}}})}}}};
-      endpoint.Call("client/registerCapability",
-                    {{"registrations", json::array({registration})}},
-                    [](protocol::CallResponse) {});
-    }
   });
+  // A project configuration file (tvmls.toml, pyproject.toml) was created, changed or deleted:
+  // every open document is analysed again (ConfigStore re-reads what changed). Clients send this
+  // for the files they watch (the VS Code extension watches both names); the server does not
+  // register watchers itself (Eglot 1.9 stalls 10 s reconnecting a server that asks to). Without
+  // it, a document picks up a changed configuration at its next edit.
   endpoint.OnNotification("workspace/didChangeWatchedFiles", [this](const json&) {
     std::lock_guard<std::mutex> lock(mu);
     Clock::time_point now = Clock::now();
@@ -574,8 +564,6 @@ void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
     settings = initial;
     docs_base = initial.docs_base ? *initial.docs_base : DefaultDocsBase();
     configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
-    watch_registration =
-        Flag(params, {"capabilities", "workspace", "didChangeWatchedFiles", "dynamicRegistration"});
     hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
                                          "hierarchicalDocumentSymbolSupport"});
     client = features;

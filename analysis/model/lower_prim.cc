@@ -12,6 +12,29 @@ namespace tvmls::analysis {
 
 namespace {
 
+// `64` -> "{}", `T.int64(64)` -> "T.int64({})", anything else (a symbolic dim) -> "".
+std::string DimSpelling(std::string_view dim) {
+  auto digits = [](std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+    }
+    return true;
+  };
+  if (digits(dim)) return "{}";
+  size_t open = dim.find('(');
+  if (open == std::string_view::npos || dim.back() != ')') return "";
+  std::string_view inner = dim.substr(open + 1, dim.size() - open - 2);
+  while (!inner.empty() && inner.front() == ' ') inner.remove_prefix(1);
+  while (!inner.empty() && inner.back() == ' ') inner.remove_suffix(1);
+  if (!digits(inner)) return "";
+  for (char c : dim.substr(0, open)) {
+    bool ok = c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!ok) return "";
+  }
+  return std::string(dim.substr(0, open)) + "({})";
+}
+
 // Positional index of `dtype` per buffer-creating function (match_buffer takes the param first).
 struct BufferCtor {
   const char* name;
@@ -111,6 +134,7 @@ class PrimLowering {
         canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]@" + at(b.name_range) +
                  at(b.decl_range) + at(b.shape_range);
         for (TextRange r : b.dim_ranges) canon += at(r);
+        for (const std::string& spelling : b.dim_spellings) canon += spelling + ",";
       }
       canon += ";";
     }
@@ -225,7 +249,10 @@ class PrimLowering {
       std::vector<TextRange> dims;
       AnnotationContext ctx = ctx_;
       decl.shape = LowerDims(shape, ctx, &dims, /*allow_scalar=*/true);
-      for (TextRange r : dims) decl.dim_ranges.push_back(Rel(r));
+      for (TextRange r : dims) {
+        decl.dim_ranges.push_back(Rel(r));
+        decl.dim_spellings.push_back(DimSpelling(text_.substr(r.begin, r.end - r.begin)));
+      }
     }
     TSNode dtype = arg(ctor.dtype_pos, "dtype");
     if (!ts_node_is_null(dtype)) {

@@ -1869,8 +1869,30 @@ class RelaxLowering {
     }
     Diagnostic& d = fn_->diagnostics.back();
     Fix f;
-    f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + types::PrintShape(*arg.values);
-    f.edits.push_back({b.shape_range, types::PrintShape(*arg.values)});
+    const std::vector<arith::Expr>& want = *arg.values;
+    bool per_dim = b.shape && b.shape->size() == want.size() && b.dim_ranges.size() == want.size() &&
+                   b.dim_spellings.size() == want.size();
+    if (per_dim) {
+      // Only the dims that differ change, each spelled as the user spelled it (`T.int64(64)`
+      // becomes `T.int64(1)`, `64` becomes `1`).
+      std::string shown = "(";
+      for (size_t i = 0; i < want.size(); ++i) {
+        const std::string& spelling = b.dim_spellings[i];
+        std::string value = want[i].ToString();
+        size_t hole = spelling.find("{}");
+        std::string spelled = hole == std::string::npos
+                                  ? value
+                                  : spelling.substr(0, hole) + value + spelling.substr(hole + 2);
+        shown += (i ? ", " : "") + spelled;
+        if (!((*b.shape)[i] == want[i])) f.edits.push_back({b.dim_ranges[i], spelled});
+      }
+      shown += want.size() == 1 ? ",)" : ")";
+      if (f.edits.empty()) return;
+      f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + shown;
+    } else {
+      f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + types::PrintShape(want);
+      f.edits.push_back({b.shape_range, types::PrintShape(want)});
+    }
     d.fixes.push_back(std::move(f));
     cross_edits_.push_back({fn_->diagnostics.size() - 1, d.fixes.size() - 1, callee});
   }

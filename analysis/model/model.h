@@ -44,6 +44,9 @@ struct BufferDecl {
   TextRange decl_range;    // the annotation or the call
   TextRange shape_range;   // the shape argument
   std::vector<TextRange> dim_ranges;
+  /// How each constant dim is spelled, with `{}` for the number: "{}" for `64`, "T.int64({})"
+  /// for `T.int64(64)`; "" for a symbolic dim. Fixes that rewrite a dim keep the user's spelling.
+  std::vector<std::string> dim_spellings;
   std::optional<std::vector<arith::Expr>> shape;
   std::string dtype = "float32";
   std::string scope = "global";

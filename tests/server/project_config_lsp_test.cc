@@ -1,6 +1,7 @@
 // The language server reads the project configuration (tvmls.toml / pyproject.toml [tool.tvmls])
 // of each document's folder, lets the client's settings override it, reports a broken file on
-// that file, and re-reads it when the client says it changed (workspace/didChangeWatchedFiles).
+// that file, and re-reads it when the client says it changed (workspace/didChangeWatchedFiles)
+// or at the next edit.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -81,8 +82,7 @@ TEST(ProjectConfigLsp, BrokenConfigurationIsReportedOnItsFileAndClearedWhenFixed
   Project p("broken");
   p.Write("tvmls.toml", "era = \"modern\"\n[severity]\nshape-mismatch = \"off\"\n");
   std::string config_uri = server::FileUri((p.root / "tvmls.toml").string());
-  LspSession s(json{{"debounceMs", 0}},
-               {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}});
+  LspSession s;
   s.Open(p.uri, kModule);
   std::optional<json> config = s.Diagnostics(config_uri);
   ASSERT_TRUE(config);
@@ -109,16 +109,18 @@ TEST(ProjectConfigLsp, BrokenConfigurationIsReportedOnItsFileAndClearedWhenFixed
   EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=2", "shape-mismatch=2"}));
 }
 
-TEST(ProjectConfigLsp, RegistersAWatcherWhenTheClientCan) {
-  LspSession s(json{{"debounceMs", 0}},
-               {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}});
-  std::optional<json> m = s.client().WaitFor(
-      [](const json& message) { return message.value("method", "") == "client/registerCapability"; },
-      std::chrono::milliseconds(5000));
-  ASSERT_TRUE(m);
-  const json& reg = (*m)["params"]["registrations"][0];
-  EXPECT_EQ(reg["method"], "workspace/didChangeWatchedFiles");
-  EXPECT_EQ(reg["registerOptions"]["watchers"].size(), 2u);
+TEST(ProjectConfigLsp, AnEditPicksUpAChangedConfigurationWithoutANotification) {
+  Project p("edit");
+  LspSession s;
+  s.Open(p.uri, kModule);
+  std::optional<json> d = s.Diagnostics(p.uri);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=1", "shape-mismatch=2"}));
+  p.Write("tvmls.toml", "[severity]\nshape-mismatch = \"hint\"\n");
+  s.Change(p.uri, 2, json::array({{{"text", std::string(kModule) + "\n"}}}));
+  d = s.Diagnostics(p.uri);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=4", "shape-mismatch=4"}));
 }
 
 TEST(ProjectConfigLsp, UrisOfOtherSchemesHaveNoConfiguration) {
