@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "input_files.h"
 #include "project_config.h"
+#include "text_diff.h"
 #include "lsp_convert.h"
 #include "text/line_index.h"
 
@@ -172,6 +173,10 @@ bool ParseCheckArgs(const std::vector<std::string>& args, CheckOptions* options,
       options->hints = true;
       continue;
     }
+    if (arg == "--fix" || arg == "--diff") {
+      (arg == "--fix" ? options->fix : options->diff) = true;
+      continue;
+    }
     std::string value;
     bool matched = false;
     if (!OptionValue(args, &i, "--format", &value, &matched, problem)) {
@@ -243,6 +248,18 @@ bool ParseCheckArgs(const std::vector<std::string>& args, CheckOptions* options,
     *problem = "no input files";
     return false;
   }
+  if (options->fix && options->diff) {
+    *problem = "--fix and --diff do not go together (--fix prints the file, --diff the changes)";
+    return false;
+  }
+  if (options->fix && options->files.size() != 1) {
+    *problem = "--fix prints one fixed file: give exactly one (--diff takes many)";
+    return false;
+  }
+  if ((options->fix || options->diff) && options->format == CheckFormat::kJson) {
+    *problem = "--fix and --diff print text, not json";
+    return false;
+  }
   return true;
 }
 
@@ -272,6 +289,8 @@ struct FileResult {
   std::string text;                                            // text format
   nlohmann::ordered_json json = nlohmann::ordered_json::array();  // json format
   int counts[5] = {0, 0, 0, 0, 0};                             // indexed by Severity
+  int fixes = 0;         // --fix / --diff: fixes applied
+  bool changed = false;  // --fix / --diff: the fixed text differs
 };
 
 // The severity `d` is reported with under `config` and the command line, or nullopt to drop it.
@@ -286,8 +305,92 @@ std::optional<Severity> EffectiveSeverity(const Diagnostic& d, const ProjectConf
   return it == config.severity.end() ? std::optional<Severity>(d.severity) : it->second;
 }
 
+analysis::AnalysisOptions AnalysisOptionsOf(const ProjectConfig& config) {
+  analysis::AnalysisOptions o;
+  if (config.era) o.era = *config.era;
+  if (config.assumed_upper_bound) o.assumed_upper_bound = *config.assumed_upper_bound;
+  if (config.expected_failures) o.expected_failures = *config.expected_failures;
+  return o;
+}
+
+// Applies the preferred fix of every reported diagnostic of `text`, in rounds (a fix may remove
+// or reveal others) until none applies or 8 rounds. Fixes whose edits overlap an earlier one's
+// wait for the next round. Returns the number applied; `*errors` the errors left.
+int ApplyPreferredFixes(std::string* text, const ProjectConfig& config, const CheckOptions& options,
+                        int* errors) {
+  bool hints = options.hints || config.hints.value_or(false);
+  int applied = 0;
+  for (int round = 0; round <= 8; ++round) {
+    Document doc(*text);
+    analysis::Analyzer analyzer(AnalysisOptionsOf(config));
+    analyzer.Run(doc);
+    analysis::Fix merged;
+    *errors = 0;
+    int this_round = 0;
+    // A round fixes only the most severe diagnostics that have a preferred fix: a warning is
+    // often the consequence of an error (a return annotation after a wrong binding annotation),
+    // and fixing both at once could undo each other.
+    int level = 5;
+    for (const Diagnostic* d : analyzer.Diagnostics()) {
+      std::optional<Severity> severity = EffectiveSeverity(*d, config, options);
+      if (!severity || (*severity == Severity::kHint && !hints)) continue;
+      for (const analysis::Fix& f : d->fixes) {
+        if (f.preferred) level = std::min(level, static_cast<int>(*severity));
+      }
+    }
+    for (const Diagnostic* d : analyzer.Diagnostics()) {
+      std::optional<Severity> severity = EffectiveSeverity(*d, config, options);
+      if (!severity || (*severity == Severity::kHint && !hints)) continue;
+      if (*severity == Severity::kError) ++*errors;
+      if (round == 8 || static_cast<int>(*severity) != level) continue;
+      const analysis::Fix* preferred = nullptr;
+      for (const analysis::Fix& f : d->fixes) {
+        if (f.preferred) preferred = &f;
+      }
+      if (!preferred || preferred->edits.empty()) continue;
+      bool overlaps = false;
+      for (const analysis::TextEdit& e : preferred->edits) {
+        for (const analysis::TextEdit& m : merged.edits) {
+          if (e.range.begin < m.range.end && m.range.begin < e.range.end) overlaps = true;
+          if (e.range.begin == m.range.begin) overlaps = true;  // two inserts at one place
+        }
+      }
+      if (overlaps) continue;
+      for (const analysis::TextEdit& e : preferred->edits) merged.edits.push_back(e);
+      ++this_round;
+    }
+    if (this_round == 0 || !analysis::ApplyFix(merged, text)) break;
+    applied += this_round;
+  }
+  return applied;
+}
+
+void FixOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
+            FileResult* result) {
+  std::string text, error;
+  if (!ReadSourceFile(path, &text, &error)) {
+    result->read_error = true;
+    result->text = path + ": error: " + error + "\n";
+    return;
+  }
+  result->checked = true;
+  std::shared_ptr<const ProjectConfig> config =
+      configs->For(std::filesystem::path(path).parent_path().string());
+  std::string fixed = text;
+  int errors = 0;
+  int applied = ApplyPreferredFixes(&fixed, *config, options, &errors);
+  result->fixes = applied;
+  result->counts[static_cast<int>(Severity::kError)] = errors;
+  result->changed = fixed != text;
+  result->text = options.fix ? fixed : UnifiedDiff(text, fixed, path, path);
+}
+
 void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
               FileResult* result) {
+  if (options.fix || options.diff) {
+    FixOne(path, options, configs, result);
+    return;
+  }
   std::string text, error;
   if (!ReadSourceFile(path, &text, &error)) {
     result->read_error = true;
@@ -298,10 +401,7 @@ void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore*
   std::shared_ptr<const ProjectConfig> shared =
       configs->For(std::filesystem::path(path).parent_path().string());
   const ProjectConfig& config = *shared;
-  analysis::AnalysisOptions analysis_options;
-  if (config.era) analysis_options.era = *config.era;
-  if (config.assumed_upper_bound) analysis_options.assumed_upper_bound = *config.assumed_upper_bound;
-  if (config.expected_failures) analysis_options.expected_failures = *config.expected_failures;
+  analysis::AnalysisOptions analysis_options = AnalysisOptionsOf(config);
   bool hints = options.hints || config.hints.value_or(false);
   Document doc(std::move(text));
   analysis::Analyzer analyzer(analysis_options);
@@ -371,6 +471,8 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
 
   int counts[5] = {0, 0, 0, 0, 0};
   int files_checked = 0;
+  int fixes_applied = 0;
+  int files_changed = 0;
   nlohmann::ordered_json array = nlohmann::ordered_json::array();
   auto take = [&](FileResult& r) {
     if (r.read_error) {
@@ -379,6 +481,8 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
       return;
     }
     if (r.checked) ++files_checked;
+    fixes_applied += r.fixes;
+    files_changed += r.changed ? 1 : 0;
     for (int s = 0; s < 5; ++s) counts[s] += r.counts[s];
     if (options.format == CheckFormat::kJson) {
       for (auto& d : r.json) array.push_back(std::move(d));
@@ -412,6 +516,15 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   }
 
   int errors = counts[static_cast<int>(Severity::kError)];
+  if (options.fix || options.diff) {
+    err << Count(fixes_applied, "fix", "fixes") << " in " << Count(files_changed, "file", "files")
+        << (options.fix ? " applied" : " would apply") << "; "
+        << Count(errors, "error", "errors") << " left in " << Count(files_checked, "file", "files")
+        << " (nothing was written)\n";
+    if (io_problem) return kExitUsage;
+    if (options.diff) return files_changed > 0 ? kExitErrors : kExitOk;
+    return errors > 0 ? kExitErrors : kExitOk;
+  }
   if (options.format == CheckFormat::kJson) {
     // Messages quote source text, which may be invalid UTF-8: replace rather than throw.
     out << array.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";

@@ -7,7 +7,10 @@
 //         columns are 1-based; columns count characters (code points). A summary goes to stderr.
 //   json  one array on stdout; each element is an LSP-style diagnostic with its file: 0-based
 //         lines, columns in UTF-16 code units, related locations and fixes with their edits.
-// Hints are left out unless --hints. Folders are walked (input_files.h), each file's settings
+// Hints are left out unless --hints. `--fix` / `--diff` apply the preferred fix of each reported
+// diagnostic (rounds until none applies, at most 8) and print the fixed file / a unified diff,
+// writing nothing; exit 1 when the fixed text still has errors (--fix) or when some file would
+// change (--diff). Folders are walked (input_files.h), each file's settings
 // come from its project configuration (project_config.h), files are checked in parallel and
 // printed in a stable order: the arguments' order, each folder sorted. A configuration file with
 // mistakes is reported as `invalid-config` errors at the place in that file.
@@ -41,6 +44,11 @@ struct CheckOptions {
   std::vector<std::string> ignore;
   /// `-j N`: files checked at once (0: one per core).
   int jobs = 0;
+  /// `--fix`: print the one file given with every preferred fix applied (instead of the
+  /// diagnostics); `--diff`: print what those fixes would change as a unified diff. Nothing is
+  /// written to any file.
+  bool fix = false;
+  bool diff = false;
   /// A `checking K/N` line on stderr, rewritten in place (the caller sets it when stderr is a
   /// terminal and there are many files).
   bool progress = false;
