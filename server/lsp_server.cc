@@ -297,7 +297,10 @@ void LanguageServer::Impl::Register() {
       if (!offset || model == nullptr) return nullptr;
       std::optional<analysis::Hover> hover = analysis::HoverAt(*model, *offset);
       if (!hover) return nullptr;
-      return {{"contents", {{"kind", "markdown"}, {"value", "```python\n" + hover->text + "\n```"}}},
+      // The code in a fence, the prose below it as markdown.
+      std::string value = "```python\n" + hover->text + "\n```";
+      if (!hover->doc.empty()) value += "\n\n" + hover->doc;
+      return {{"contents", {{"kind", "markdown"}, {"value", std::move(value)}}},
               {"range", ctx.Range(hover->range)}};
     }, nullptr);
   });

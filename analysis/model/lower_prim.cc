@@ -249,15 +249,31 @@ class PrimLowering {
       std::vector<TextRange> dims;
       AnnotationContext ctx = ctx_;
       decl.shape = LowerDims(shape, ctx, &dims, /*allow_scalar=*/true);
-      for (TextRange r : dims) {
+      for (size_t i = 0; i < dims.size(); ++i) {
+        TextRange r = dims[i];
         decl.dim_ranges.push_back(Rel(r));
         decl.dim_spellings.push_back(DimSpelling(text_.substr(r.begin, r.end - r.begin)));
+        // Hover on a dim: which axis it is and its value.
+        if (decl.shape && i < decl.shape->size()) {
+          const arith::Expr& e = (*decl.shape)[i];
+          std::string what = e.AsConst() ? "the extent of axis " + std::to_string(i) + " of " +
+                                               std::to_string(decl.shape->size()) + ", a constant"
+                                         : "the extent of axis " + std::to_string(i) + " of " +
+                                               std::to_string(decl.shape->size()) +
+                                               ", symbolic (bound where the function is called)";
+          fn_->hovers.push_back({Rel(r), "dim " + std::to_string(i) + ": " + e.ToString(), what});
+        }
       }
     }
     TSNode dtype = arg(ctor.dtype_pos, "dtype");
     if (!ts_node_is_null(dtype)) {
       auto d = DTypeOf(dtype, text_, aliases_);
       decl.dtype = d ? *d : "";
+      // Hover on the dtype: what it is and its element size.
+      if (d && Is(dtype, "string")) {
+        std::string about = types::DescribeDType(*d);
+        if (!about.empty()) fn_->hovers.push_back({Rel(dtype), "dtype \"" + *d + "\"", about});
+      }
     }
     TSNode scope = arg(ctor.scope_pos, "scope");
     if (auto s = ts_node_is_null(scope) ? std::nullopt : StringValue(scope, text_)) decl.scope = *s;

@@ -565,17 +565,37 @@ class RelaxLowering {
     // Only the name both branches bind last is visible after the if (TVM's branch result).
     std::string then_last = LastBound(Field(stmt, "consequence"));
     std::string else_last = ts_node_is_null(alt) ? "" : LastBound(Field(alt, "body"));
+    auto where = [&](const VarEntry& e, const char* branch) -> std::vector<RelatedLocation> {
+      if (e.symbol < 0) return {};
+      return {{fn_->symbols[static_cast<size_t>(e.symbol)].definition,
+               Quote(fn_->symbols[static_cast<size_t>(e.symbol)].name) + " bound in the " + branch + " branch"}};
+    };
+    auto last_of = [](const std::string& last) {
+      return last.empty() ? std::string("nothing") : Quote(last);
+    };
     for (auto& [name, e] : then_env) {
       auto it = else_env.find(name);
       auto old = saved_env.find(name);
       bool new_then = old == saved_env.end() || old->second.symbol != e.symbol;
       if (it == else_env.end()) {
-        if (new_then) branch_only_.insert(name);
+        if (new_then) {
+          branch_only_[name] = {Quote(name) + " is bound only in the `if` branch; after an `if`, only the "
+                                "name both branches bind last is visible (TVM makes it the `if`'s "
+                                "value)",
+                                where(e, "`if`")};
+        }
         continue;
       }
       bool new_else = old == saved_env.end() || old->second.symbol != it->second.symbol;
       if ((new_then || new_else) && !(name == then_last && name == else_last)) {
-        branch_only_.insert(name);
+        std::vector<RelatedLocation> related = where(e, "`if`");
+        for (RelatedLocation& r : where(it->second, "`else`")) related.push_back(std::move(r));
+        branch_only_[name] = {Quote(name) + " is bound in both branches, but only the last binding of "
+                              "each branch is visible after an `if`, and only when both branches "
+                              "bind the same name last (here the `if` branch binds " +
+                                  last_of(then_last) + " last and the `else` branch " +
+                                  last_of(else_last) + ")",
+                              std::move(related)};
         continue;
       }
       if (new_then && new_else) {
@@ -585,11 +605,18 @@ class RelaxLowering {
         if (it->second.symbol >= 0 && e.symbol >= 0) fn_->symbols[it->second.symbol].same_as = e.symbol;
         env_[name] = joined;
       } else if (new_then || new_else) {
-        branch_only_.insert(name);
+        branch_only_[name] = {Quote(name) + " is rebound in only one branch; after an `if`, only the "
+                              "name both branches bind last is visible",
+                              where(new_then ? e : it->second, new_then ? "`if`" : "`else`")};
       }
     }
     for (auto& [name, e] : else_env) {
-      if (!then_env.count(name)) branch_only_.insert(name);
+      if (!then_env.count(name)) {
+        branch_only_[name] = {Quote(name) + " is bound only in the `else` branch; after an `if`, only "
+                              "the name both branches bind last is visible (TVM makes it the `if`'s "
+                              "value)",
+                              where(e, "`else`")};
+      }
     }
   }
 
@@ -873,10 +900,9 @@ class RelaxLowering {
       }
       return v;
     }
-    if (branch_only_.count(name) && !IsOuterName(name)) {
-      Report(n, Severity::kError, "undefined-name",
-             Quote(name) + " is defined in only one branch of an `if`; only a name both branches "
-             "bind is visible after it");
+    if (auto note = branch_only_.find(name); note != branch_only_.end() && !IsOuterName(name)) {
+      Diagnostic& d = Report(n, Severity::kError, "undefined-name", note->second.why);
+      for (const RelatedLocation& r : note->second.related) d.related.push_back(r);
       return v;
     }
     if (IsOuterName(name) || name == "_") return v;
@@ -1225,7 +1251,7 @@ class RelaxLowering {
       for (int a : binding.arg_of_param) bound = bound || a == static_cast<int>(i);
       if (!bound) LowerValue(args.positional[i]);
     }
-    fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era) + "\n\n" + op->doc});
+    fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era), op->doc});
     if (!op->pure) {
       std::string opname = op->name;
       Impure(callee, opname.rfind("script.", 0) == 0 ? "R." + sub : "operator " + opname, call);
@@ -2005,7 +2031,12 @@ class RelaxLowering {
   std::map<std::string, SymVar> symvars_;
   std::map<std::string, Escaped> escaped_;
   std::set<std::string> assigned_anywhere_;
-  std::set<std::string> branch_only_;
+  // Names bound inside an `if` that are not visible after it: why, and where they were bound.
+  struct BranchNote {
+    std::string why;
+    std::vector<RelatedLocation> related;
+  };
+  std::map<std::string, BranchNote> branch_only_;
   std::set<std::string> module_aliases_;
   std::optional<DataflowState> dataflow_;
   std::vector<Storage> storages_;

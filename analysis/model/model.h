@@ -98,7 +98,8 @@ struct Symbol {
 /// A span with hover text that is not a symbol: call results, op names, `cls.f` references.
 struct HoverSpan {
   TextRange range;
-  std::string text;
+  std::string text;  // code: struct info, a signature, a declaration
+  std::string doc;   // prose shown below it (markdown); may be empty
 };
 
 /// An inferred struct info shown after an unannotated binding target.

@@ -118,7 +118,7 @@ std::optional<Hover> HoverAt(const FileModel& model, uint32_t offset) {
   for (const HoverSpan& h : f->fn->hovers) {
     if (Hit(h.range, rel) && (best == nullptr || h.range.size() < best->range.size())) best = &h;
   }
-  if (best != nullptr) return Hover{Absolute(*f, best->range), best->text};
+  if (best != nullptr) return Hover{Absolute(*f, best->range), best->text, best->doc};
   return std::nullopt;
 }
 

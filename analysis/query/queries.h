@@ -15,7 +15,8 @@ namespace tvmls::analysis {
 
 struct Hover {
   TextRange range;   // the token the hover is about
-  std::string text;  // printer syntax: struct info, buffer declaration, op signature + doc
+  std::string text;  // printer syntax: struct info, buffer declaration, op signature
+  std::string doc;   // prose below it (markdown): an operator's doc, what a dtype or dim is
 };
 
 /// Struct info of the variable, parameter, call result, buffer or op at `offset`.

@@ -597,4 +597,20 @@ bool IsIntDType(const std::string& dtype) {
   return info && info->cls == DTypeClass::kInt;
 }
 
+std::string DescribeDType(const std::string& dtype) {
+  std::optional<DTypeInfo> info = ParseDType(dtype);
+  if (!info) return "";
+  std::string kind = dtype.rfind("uint", 0) == 0    ? "unsigned integer"
+                     : dtype.rfind("bool", 0) == 0  ? "boolean"
+                     : info->cls == DTypeClass::kInt ? "signed integer"
+                     : info->cls == DTypeClass::kFloat ? "floating point"
+                                                       : "value";
+  std::string text = std::to_string(info->bits) + "-bit " + kind;
+  if (info->lanes > 1) text += ", a vector of " + std::to_string(info->lanes) + " lanes";
+  if (std::optional<int64_t> bytes = DTypeBytes(dtype)) {
+    text += "; " + std::to_string(*bytes) + (*bytes == 1 ? " byte" : " bytes") + " per element";
+  }
+  return text;
+}
+
 }  // namespace tvmls::types

@@ -424,7 +424,8 @@ TEST_P(Fixture, Queries) {
         if (!hover) {
           ADD_FAILURE() << at << "expected a hover containing `" << q.text << "`, got none";
         } else {
-          EXPECT_NE(hover->text.find(q.text), std::string::npos) << at << "hover is `" << hover->text << "`";
+          std::string shown = hover->text + (hover->doc.empty() ? "" : "\n\n" + hover->doc);
+          EXPECT_NE(shown.find(q.text), std::string::npos) << at << "hover is `" << shown << "`";
         }
         break;
       }
