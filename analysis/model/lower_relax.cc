@@ -27,7 +27,10 @@ constexpr const char* kNonOps[] = {
     "func_ret_type", "func_ret_ty", "func_ret_value", "emit", "emit_with_sinfo", "emit_with_type",
     "emit_with_ty", "emit_var_binding", "emit_match_cast", "arg", "func_name", "device", "cpu",
     "cuda", "vdevice", "dist", "rewriter", "pyfunc", "prim_func", "If", "Then", "Else", "seq_expr",
-    "bind", "Var", "DataflowVar", "is_dtype", "func_is_pure"};
+    "bind", "Var", "DataflowVar", "is_dtype", "func_is_pure",
+    // Expression constructors and devices TVM's Relax builder also exports (both eras' __all__):
+    "SeqExpr", "ShapeExpr", "TupleGetItem", "stop_lift_params", "ext_dev", "hexagon", "metal",
+    "opencl", "rocm", "vpi", "vulkan", "webgpu"};
 
 
 bool InList(const char* const* list, size_t n, const std::string& s) {
@@ -743,6 +746,11 @@ class RelaxLowering {
     if (!match_cast) lower_annotation();
     Value v = LowerValue(rhs);
     if (match_cast) lower_annotation();
+    // Current era (TVM after 0.23): a number under an `R.Prim(...)` annotation becomes a
+    // PrimValue of the annotation's dtype, not an R.const tensor. Classic-era files keep R.const.
+    if (declared.kind == types::Kind::kPrim && aliases_.current && IsNumberLiteral(rhs)) {
+      v.info = declared;
+    }
     if (Is(left, "identifier")) {
       StructInfo info = v.info;
       bool annotated = !ts_node_is_null(ann);
@@ -772,6 +780,13 @@ class RelaxLowering {
       if (v.info.kind == types::Kind::kTuple && i < v.info.fields.size()) info = v.info.fields[i];
       Define(targets[i], info, Symbol::Kind::kRelaxVar, false, false, -1, /*insertable=*/false);
     }
+  }
+
+  // `2`, `-2.5`, `True`: a Python number or bool literal.
+  static bool IsNumberLiteral(TSNode n) {
+    n = Unparen(n);
+    if (Is(n, "unary_operator")) n = Unparen(Field(n, "argument"));
+    return Is(n, "integer") || Is(n, "float") || Is(n, "true") || Is(n, "false");
   }
 
   void CheckAnnotation(TSNode ann, const StructInfo& declared, const Value& v, TSNode rhs) {
