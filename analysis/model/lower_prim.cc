@@ -12,28 +12,6 @@ namespace tvmls::analysis {
 
 namespace {
 
-// `64` -> "{}", `T.int64(64)` -> "T.int64({})", anything else (a symbolic dim) -> "".
-std::string DimSpelling(std::string_view dim) {
-  auto digits = [](std::string_view s) {
-    if (s.empty()) return false;
-    for (char c : s) {
-      if (c < '0' || c > '9') return false;
-    }
-    return true;
-  };
-  if (digits(dim)) return "{}";
-  size_t open = dim.find('(');
-  if (open == std::string_view::npos || dim.back() != ')') return "";
-  std::string_view inner = dim.substr(open + 1, dim.size() - open - 2);
-  while (!inner.empty() && inner.front() == ' ') inner.remove_prefix(1);
-  while (!inner.empty() && inner.back() == ' ') inner.remove_suffix(1);
-  if (!digits(inner)) return "";
-  for (char c : dim.substr(0, open)) {
-    bool ok = c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (!ok) return "";
-  }
-  return std::string(dim.substr(0, open)) + "({})";
-}
 
 // Positional index of `dtype` per buffer-creating function (match_buffer takes the param first).
 struct BufferCtor {
@@ -252,7 +230,7 @@ class PrimLowering {
       for (size_t i = 0; i < dims.size(); ++i) {
         TextRange r = dims[i];
         decl.dim_ranges.push_back(Rel(r));
-        decl.dim_spellings.push_back(DimSpelling(text_.substr(r.begin, r.end - r.begin)));
+        decl.dim_spellings.push_back(NumberSpelling(text_.substr(r.begin, r.end - r.begin)));
         // Hover on a dim: which axis it is and its value.
         if (decl.shape && i < decl.shape->size()) {
           const arith::Expr& e = (*decl.shape)[i];

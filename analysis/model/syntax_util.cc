@@ -188,4 +188,26 @@ std::string IndentOf(std::string_view text, uint32_t offset) {
   return std::string(text.substr(b, e - b));
 }
 
+std::string NumberSpelling(std::string_view dim) {
+  auto digits = [](std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+    }
+    return true;
+  };
+  if (digits(dim)) return "{}";
+  size_t open = dim.find('(');
+  if (open == std::string_view::npos || dim.back() != ')') return "";
+  std::string_view inner = dim.substr(open + 1, dim.size() - open - 2);
+  while (!inner.empty() && inner.front() == ' ') inner.remove_prefix(1);
+  while (!inner.empty() && inner.back() == ' ') inner.remove_suffix(1);
+  if (!digits(inner)) return "";
+  for (char c : dim.substr(0, open)) {
+    bool ok = c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!ok) return "";
+  }
+  return std::string(dim.substr(0, open)) + "({})";
+}
+
 }  // namespace tvmls::analysis

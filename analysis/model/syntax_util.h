@@ -100,6 +100,11 @@ TSNode Unparen(TSNode n);
 uint32_t LineStart(std::string_view text, uint32_t offset);
 std::string IndentOf(std::string_view text, uint32_t offset);
 
+/// How a number is spelled, with `{}` for its digits: `64` -> "{}", `T.int64(64)` ->
+/// "T.int64({})"; "" for anything else (a name, an expression). Fixes that rewrite a number keep
+/// the user's spelling.
+std::string NumberSpelling(std::string_view spelled);
+
 }  // namespace tvmls::analysis
 
 #endif  // TVMLS_ANALYSIS_MODEL_SYNTAX_UTIL_H_
