@@ -465,9 +465,9 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
                                  : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min(jobs, std::max<size_t>(files.size(), 1));
+  // `jobs` workers check; this thread prints, in file order, as results arrive.
   std::vector<std::thread> workers;
-  for (size_t j = 1; j < jobs; ++j) workers.emplace_back(work);
-  if (jobs == 1) work();
+  for (size_t j = 0; j < jobs; ++j) workers.emplace_back(work);
 
   int counts[5] = {0, 0, 0, 0, 0};
   int files_checked = 0;
@@ -491,10 +491,17 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
     }
     r = FileResult();
   };
+  // A progress line on a terminal for runs of 20 files or more, rewritten while waiting and
+  // cleared before any output.
+  bool progress = options.progress && files.size() >= 20;
   bool progress_shown = false;
+  if (progress) {
+    err << "checking 0/" << files.size() << " files" << std::flush;
+    progress_shown = true;
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     std::unique_lock<std::mutex> lock(mutex);
-    if (!results[i].done && options.progress && files.size() >= 20) {
+    if (!results[i].done && progress) {
       err << "\rchecking " << i << "/" << files.size() << " files" << std::flush;
       progress_shown = true;
     }

@@ -243,4 +243,22 @@ TEST(CheckFormat, TabsNonAsciiMultiLineAndEmptyRanges) {
 }
 
 }  // namespace
+// On a terminal, a run of 20 files or more shows a `checking K/N files` line on stderr, cleared
+// (carriage return, erase line) before the diagnostics and the summary; without a terminal
+// nothing of it is printed.
+TEST(Check, ProgressLineOnlyOnATerminal) {
+  std::string dir = ::testing::TempDir() + "/check_progress";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (int i = 0; i < 25; ++i) TempFile("check_progress/f" + std::to_string(100 + i) + ".py", kClean);
+  std::ostringstream out, err;
+  CliEnvironment terminal;
+  terminal.stderr_is_terminal = true;
+  EXPECT_EQ(RunCli({"check", "-j", "2", dir}, out, err, terminal), 0);
+  EXPECT_EQ(err.str().rfind("checking 0/25 files", 0), 0u) << err.str();
+  EXPECT_NE(err.str().find("\r\033[K0 errors, 0 warnings in 25 files\n"), std::string::npos) << err.str();
+  CliRun plain = RunArgs({"check", "-j", "2", dir});
+  EXPECT_EQ(plain.err, "0 errors, 0 warnings in 25 files\n");
+}
+
 }  // namespace tvmls::server
