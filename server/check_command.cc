@@ -365,20 +365,12 @@ int ApplyPreferredFixes(std::string* text, const ProjectConfig& config, const Ch
   return applied;
 }
 
-void FixOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
-            FileResult* result) {
-  std::string text, error;
-  if (!ReadSourceFile(path, &text, &error)) {
-    result->read_error = true;
-    result->text = path + ": error: " + error + "\n";
-    return;
-  }
-  result->checked = true;
-  std::shared_ptr<const ProjectConfig> config =
-      configs->For(std::filesystem::path(path).parent_path().string());
+// `--fix` / `--diff` of one file whose text and configuration are read.
+void FixOne(const std::string& path, const std::string& text, const CheckOptions& options,
+            const ProjectConfig& config, FileResult* result) {
   std::string fixed = text;
   int errors = 0;
-  int applied = ApplyPreferredFixes(&fixed, *config, options, &errors);
+  int applied = ApplyPreferredFixes(&fixed, config, options, &errors);
   result->fixes = applied;
   result->counts[static_cast<int>(Severity::kError)] = errors;
   result->changed = fixed != text;
@@ -387,10 +379,6 @@ void FixOne(const std::string& path, const CheckOptions& options, ConfigStore* c
 
 void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
               FileResult* result) {
-  if (options.fix || options.diff) {
-    FixOne(path, options, configs, result);
-    return;
-  }
   std::string text, error;
   if (!ReadSourceFile(path, &text, &error)) {
     result->read_error = true;
@@ -401,6 +389,10 @@ void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore*
   std::shared_ptr<const ProjectConfig> shared =
       configs->For(std::filesystem::path(path).parent_path().string());
   const ProjectConfig& config = *shared;
+  if (options.fix || options.diff) {
+    FixOne(path, text, options, config, result);
+    return;
+  }
   analysis::AnalysisOptions analysis_options = AnalysisOptionsOf(config);
   bool hints = options.hints || config.hints.value_or(false);
   Document doc(std::move(text));

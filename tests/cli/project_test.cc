@@ -4,6 +4,7 @@
 //                 the project's copy in a temporary folder
 //   expected.txt  `exit: N`, then `--- stdout` and `--- stderr` sections, with `{root}` for the
 //                 copy's path
+//   examples.txt  (optional) files of examples/ to copy into the project, one per line
 // The project is copied first, with `dot-gitignore` renamed `.gitignore` and `dot-git` renamed
 // `.git` (so the repository's own git does not read them). TVMLS_UPDATE_EXPECTED=1 rewrites
 // expected.txt from what tvmls prints (review the diff before committing it).
@@ -34,7 +35,7 @@ void CopyProject(const fs::path& from, const fs::path& to) {
   fs::create_directories(to);
   for (const fs::directory_entry& e : fs::directory_iterator(from)) {
     std::string name = e.path().filename().string();
-    if (name == "expected.txt" || name == "args.txt") continue;
+    if (name == "expected.txt" || name == "args.txt" || name == "examples.txt") continue;
     if (name.rfind("dot-", 0) == 0) name = "." + name.substr(4);
     if (e.is_directory()) {
       CopyProject(e.path(), to / name);
@@ -61,6 +62,13 @@ TEST_P(Project, CheckPrintsWhatIsExpected) {
   fs::path root = fs::path(::testing::TempDir()) / ("tvmls-project-" + GetParam());
   fs::remove_all(root);
   CopyProject(source, root);
+  if (fs::exists(source / "examples.txt")) {
+    std::istringstream names(testing::ReadFileOrDie((source / "examples.txt").string()));
+    for (std::string name; std::getline(names, name);) {
+      if (name.empty() || name[0] == '#') continue;
+      fs::copy_file(testing::SourcePath("examples/" + name), root / name);
+    }
+  }
 
   std::vector<std::string> args;
   std::istringstream lines(testing::ReadFileOrDie((source / "args.txt").string()));
