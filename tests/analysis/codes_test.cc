@@ -54,6 +54,24 @@ TEST(DiagnosticCodes, MatchWhatTheSourcesEmit) {
   }
 }
 
+// And the other way: every code an emit site spells (`d.code = "..."`, `Report(node,
+// Severity::kX, "...", ...)`) is in the table, so a misspelled code fails here.
+TEST(DiagnosticCodes, EveryEmittedCodeIsInTheTable) {
+  const std::regex emit("(?:\\.code = |Severity::k[A-Za-z]+,\\s*)\"([a-z]+(?:-[a-z]+)*)\"");
+  std::vector<std::string> sources = ListFilesRecursive("analysis", ".cc");
+  for (const std::string& path : ListFilesRecursive("server", ".cc")) sources.push_back(path);
+  int sites = 0;
+  for (const std::string& path : sources) {
+    std::string text = ReadFileOrDie(path);
+    for (std::sregex_iterator it(text.begin(), text.end(), emit), end; it != end; ++it) {
+      EXPECT_NE(analysis::FindCode((*it)[1].str()), nullptr)
+          << path << " emits `" << (*it)[1].str() << "`, which the codes table does not have";
+      ++sites;
+    }
+  }
+  EXPECT_GT(sites, 30);
+}
+
 TEST(DiagnosticCodes, ReadmeHasAnAnchorPerCode) {
   std::string readme = ReadFileOrDie(SourcePath("README.md"));
   for (const analysis::CodeInfo& info : analysis::DiagnosticCodes()) {

@@ -433,7 +433,7 @@ TEST(Namespaces, DtypeNames) {
 // Completion and signature help at every offset of every example: no crash, and the replace range
 // ends at the offset.
 TEST(Completion, EveryOffsetOfTheExamples) {
-  for (const std::string& path : testing::ListFiles("examples", ".py")) {
+  for (const std::string& path : testing::ExampleFiles()) {
     std::string text = testing::ReadFileOrDie(path);
     Document doc(text);
     Analyzer analyzer;

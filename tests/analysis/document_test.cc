@@ -169,7 +169,7 @@ void CheckRandomEdits(const std::string& name, std::string text, uint32_t seed, 
 }
 
 TEST(Document, RandomEditsOnExamplesEqualFromScratch) {
-  auto files = ListFiles("examples", ".py");
+  auto files = testing::ExampleFiles();
   ASSERT_FALSE(files.empty());
   uint32_t seed = 1;
   for (const std::string& path : files) CheckRandomEdits(path, ReadFileOrDie(path), seed++, 250);
@@ -218,7 +218,7 @@ void CheckEditUndoCycles(const std::string& name, const std::string& text, uint3
 }
 
 std::vector<std::string> ExamplesAndFixtures() {
-  std::vector<std::string> files = ListFiles("examples", ".py");
+  std::vector<std::string> files = testing::ExampleFiles();
   for (const std::string& path : ListFilesRecursive("tests/fixtures", ".py")) files.push_back(path);
   return files;
 }

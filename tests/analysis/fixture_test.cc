@@ -16,6 +16,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -654,6 +655,29 @@ TEST_P(Fixture, ParsesUnlessItExpectsSyntaxErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Fixture, ::testing::ValuesIn(Fixtures()), TestName);
+
+// A fixture that is a copy of an example (first line `# Copy of examples/NAME ...`) is the example
+// plus expectation lines: the two cannot drift apart.
+TEST(Fixtures, CopiesOfExamplesMatchTheExamples) {
+  const std::regex expectation(R"(^\s*#\s*\^+[>!]? (error|warning|information|hint)\[.*)");
+  int copies = 0;
+  for (const std::string& path : ListFilesRecursive("tests/fixtures", ".py")) {
+    std::string text = ReadFileOrDie(path);
+    const std::string marker = "# Copy of examples/";
+    if (text.rfind(marker, 0) != 0) continue;
+    size_t end = text.find_first_of(" \n", marker.size());
+    std::string example = text.substr(marker.size(), end - marker.size());
+    std::istringstream lines(text);
+    std::string line, stripped;
+    std::getline(lines, line);  // the "Copy of" line
+    while (std::getline(lines, line)) {
+      if (!std::regex_match(line, expectation)) stripped += line + "\n";
+    }
+    EXPECT_EQ(stripped, ReadFileOrDie(SourcePath("examples/" + example))) << path << " differs from examples/" << example;
+    ++copies;
+  }
+  EXPECT_GE(copies, 6);
+}
 
 TEST(Fixtures, ExistInEveryDirectory) {
   for (const char* dir : {"seeds", "clean", "checks", "queries"}) {

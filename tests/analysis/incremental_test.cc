@@ -194,7 +194,7 @@ TEST(Incremental, BreakingAndRepairingAFunction) {
 // the model's functions and offsets).
 TEST(Incremental, RandomEditsMatchAFreshAnalyzer) {
   std::vector<std::string> files = testing::ListFilesRecursive("tests/fixtures", ".py");
-  for (const std::string& f : testing::ListFiles("examples", ".py")) files.push_back(f);
+  for (const std::string& f : testing::ExampleFiles()) files.push_back(f);
   ASSERT_GT(files.size(), 10u);
   const std::vector<std::string> snippets = {"x", ")", "(", "\n", "\n    ", ":", "R.add(x, x)", "n", "4",
                                              "T.Buffer((4,), \"float32\")", "#", "\"", "    ", "= "};

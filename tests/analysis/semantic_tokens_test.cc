@@ -216,7 +216,7 @@ TEST(SemanticTokens, LegendNamesAreDistinctAndFallBackToStandardTypes) {
 
 std::vector<std::string> AllFiles() {
   std::vector<std::string> files = testing::ListFilesRecursive("tests/fixtures", ".py");
-  for (const std::string& f : testing::ListFiles("examples", ".py")) files.push_back(f);
+  for (const std::string& f : testing::ExampleFiles()) files.push_back(f);
   return files;
 }
 
@@ -251,7 +251,7 @@ TEST(SemanticTokens, WellFormedOnEveryFileAndRangesAgree) {
 // crash, and still well formed.
 TEST(SemanticTokens, BrokenInput) {
   const char* const kInserts[] = {"R.nn.(", "\"unclosed", "'''", "T.axis.", "(((", ")]}", "cls.", "#", "\\"};
-  for (const std::string& path : testing::ListFiles("examples", ".py")) {
+  for (const std::string& path : testing::ExampleFiles()) {
     std::string text = testing::ReadFileOrDie(path);
     for (size_t k = 1; k <= 24; ++k) {
       size_t cut = text.size() * k / 25;

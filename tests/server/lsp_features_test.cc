@@ -381,7 +381,7 @@ TEST(LspFeatures, SignatureHelpInsideAnOperatorCall) {
 // included): each gets one answer, a result or a deliberate error, never an internal error.
 TEST(LspFeatures, EveryRequestAnywhereGetsAnAnswer) {
   std::vector<std::string> files = ListFilesRecursive("tests/fixtures", ".py");
-  for (const std::string& f : ListFiles("examples", ".py")) files.push_back(f);
+  for (const std::string& f : ExampleFiles()) files.push_back(f);
   LspSession s(json{{"debounceMs", 0}, {"semanticTokensForPython", true}},
                {{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
   int requests = 0;

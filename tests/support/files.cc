@@ -32,11 +32,14 @@ template <typename Iterator>
 std::vector<std::string> List(const std::string& dir, const std::string& suffix) {
   std::vector<std::string> out;
   std::filesystem::path root = SourcePath(dir);
-  if (!std::filesystem::exists(root)) return out;
+  // A test that loops over no files passes without testing anything: a missing folder or an
+  // empty listing is an error (an exception fails the test, or the test binary at discovery).
+  if (!std::filesystem::exists(root)) throw std::runtime_error("no folder " + root.string());
   for (const auto& entry : Iterator(root)) {
     std::string name = entry.path().string();
     if (entry.is_regular_file() && EndsWith(name, suffix)) out.push_back(name);
   }
+  if (out.empty()) throw std::runtime_error("no *" + suffix + " file under " + root.string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -49,6 +52,12 @@ std::vector<std::string> ListFiles(const std::string& dir, const std::string& su
 
 std::vector<std::string> ListFilesRecursive(const std::string& dir, const std::string& suffix) {
   return List<std::filesystem::recursive_directory_iterator>(dir, suffix);
+}
+
+std::vector<std::string> ExampleFiles() {
+  std::vector<std::string> files = ListFiles("examples", ".py");
+  for (const std::string& f : ListFiles("examples", ".tvmscript")) files.push_back(f);
+  return files;
 }
 
 }  // namespace tvmls::testing

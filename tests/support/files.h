@@ -10,11 +10,15 @@ namespace tvmls::testing {
 /// Reads a whole file; fails the current test (and returns "") when it cannot.
 std::string ReadFileOrDie(const std::string& path);
 
-/// Files under `dir` (relative to the source tree) whose name ends with `suffix`, sorted.
+/// Files under `dir` (relative to the source tree) whose name ends with `suffix`, sorted. Throws
+/// when the folder does not exist or holds no such file: a loop over nothing tests nothing.
 std::vector<std::string> ListFiles(const std::string& dir, const std::string& suffix);
 
 /// The same for every file in `dir` and its subdirectories, sorted by path.
 std::vector<std::string> ListFilesRecursive(const std::string& dir, const std::string& suffix);
+
+/// Every example: examples/*.py and examples/*.tvmscript (saved IR dumps), sorted per kind.
+std::vector<std::string> ExampleFiles();
 
 /// Absolute path of a file of the source tree.
 std::string SourcePath(const std::string& relative);
