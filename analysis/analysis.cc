@@ -499,6 +499,10 @@ struct Analyzer::Impl {
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
   std::vector<const Diagnostic*> diagnostics;
   std::vector<Diagnostic> unused_suppressions;  // the unused-suppression hints of the last run
+  // The suppression comments of the last run's text (check/suppressions.h), kept up to date
+  // through the edit log so that an edit reads only the lines it touched.
+  std::vector<Suppression> suppressions;
+  bool suppressions_known = false;
   bool model_valid = false;
   FileModel model;
 
@@ -1141,9 +1145,48 @@ void Analyzer::Run(const Document& doc) {
     for (; next_root < impl.root_errors.size(); ++next_root) impl.diagnostics.push_back(&impl.root_errors[next_root]);
 
     // 6. Suppression comments (check/suppressions.h): drop what they cover, report the unused
-    //    ones. One memchr pass over the text for '#'.
-    std::vector<Suppression> suppressions = FindSuppressions(doc);
-    impl.diagnostics = ApplySuppressions(doc, suppressions, impl.diagnostics, &impl.unused_suppressions);
+    //    ones. After an edit only the lines it touched are read again (a full pass over a 4 MB
+    //    file costs about 0.4 ms); from scratch, one memchr pass for '#'.
+    if (incremental && impl.suppressions_known) {
+      uint32_t wlo = 0, whi = 0;
+      bool any = false;
+      for (const EditSpan& e : edits) {
+        ShiftSuppressions(&impl.suppressions, e.begin, e.old_end, e.new_end);
+        int64_t delta = static_cast<int64_t>(e.new_end) - e.old_end;
+        if (any && wlo > e.old_end) {
+          wlo = static_cast<uint32_t>(wlo + delta);
+          whi = static_cast<uint32_t>(whi + delta);
+        } else if (any && whi >= e.begin) {
+          whi = static_cast<uint32_t>(std::max<int64_t>(static_cast<int64_t>(whi) + delta, e.new_end));
+        }
+        wlo = any ? std::min(wlo, e.begin) : e.begin;
+        whi = any ? std::max(whi, e.new_end) : e.new_end;
+        any = true;
+      }
+      if (any) {
+        // The touched lines are read whole: drop what was kept on them, then read them again.
+        const LineIndex& lines = doc.Lines();
+        uint32_t from = lines.LineStart(lines.LineOf(std::min<uint32_t>(wlo, static_cast<uint32_t>(text.size()))));
+        uint32_t to = std::min<uint32_t>(whi, static_cast<uint32_t>(text.size()));
+        uint32_t to_line_end = lines.LineContentEnd(text, lines.LineOf(to));
+        std::vector<Suppression> merged;
+        for (Suppression& sup : impl.suppressions) {
+          if (sup.directive.begin < from || sup.directive.begin > to_line_end) merged.push_back(std::move(sup));
+        }
+        for (Suppression& sup : FindSuppressions(doc, from, to)) merged.push_back(std::move(sup));
+        std::sort(merged.begin(), merged.end(), [](const Suppression& a, const Suppression& b) {
+          return a.directive.begin < b.directive.begin;
+        });
+        impl.suppressions.swap(merged);
+      }
+      for (Suppression& sup : impl.suppressions) sup.line = doc.Lines().LineOf(sup.directive.begin);
+    } else {
+      impl.suppressions = FindSuppressions(doc);
+    }
+    impl.suppressions_known = true;
+    impl.diagnostics = ApplySuppressions(doc, impl.suppressions, impl.diagnostics, &impl.unused_suppressions);
+  } else {
+    impl.suppressions_known = false;
   }
 
   for (const void* id : impl.orphans) {

@@ -1,6 +1,7 @@
 #include "check/suppressions.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -143,12 +144,14 @@ std::string Spelling(const Document& doc, TextRange r) {
 
 }  // namespace
 
-std::vector<Suppression> FindSuppressions(const Document& doc) {
+std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, uint32_t end) {
   std::vector<Suppression> found;
   const std::string& text = doc.Text();
-  size_t at = 0;
-  while (at < text.size()) {
-    const void* hit = std::memchr(text.data() + at, '#', text.size() - at);
+  end = std::min<uint32_t>(end, static_cast<uint32_t>(text.size()));
+  size_t at = doc.Lines().LineStart(doc.Lines().LineOf(std::min<uint32_t>(begin, end)));
+  size_t stop = end < text.size() ? LineEnd(text, end) : text.size();
+  while (at < stop) {
+    const void* hit = std::memchr(text.data() + at, '#', stop - at);
     if (!hit) break;
     size_t hash = static_cast<const char*>(hit) - text.data();
     size_t line_end = LineEnd(text, hash);
@@ -162,6 +165,31 @@ std::vector<Suppression> FindSuppressions(const Document& doc) {
     }
   }
   return found;
+}
+
+std::vector<Suppression> FindSuppressions(const Document& doc) {
+  return FindSuppressions(doc, 0, static_cast<uint32_t>(doc.Text().size()));
+}
+
+void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, uint32_t old_end,
+                       uint32_t new_end) {
+  int64_t delta = static_cast<int64_t>(new_end) - old_end;
+  auto shift = [delta](TextRange* r) {
+    r->begin = static_cast<uint32_t>(r->begin + delta);
+    r->end = static_cast<uint32_t>(r->end + delta);
+  };
+  std::vector<Suppression> kept;
+  kept.reserve(suppressions->size());
+  for (Suppression& s : *suppressions) {
+    if (s.directive.end < begin) {
+      kept.push_back(std::move(s));
+    } else if (s.directive.begin > old_end) {
+      shift(&s.directive);
+      for (SuppressedCode& c : s.codes) shift(&c.range);
+      kept.push_back(std::move(s));
+    }
+  }
+  suppressions->swap(kept);
 }
 
 std::vector<const Diagnostic*> ApplySuppressions(const Document& doc,

@@ -41,6 +41,15 @@ struct Suppression {
 /// '#' (memchr), plus a tree lookup per `tvmls:` found.
 std::vector<Suppression> FindSuppressions(const Document& doc);
 
+/// The same for the lines that hold the bytes [begin, end) (whole lines are read).
+std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, uint32_t end);
+
+/// Moves `suppressions` (found in an earlier text) through an edit that replaced
+/// [begin, old_end) by text ending at new_end: those before it stay, those after it shift, those
+/// it touches are dropped (their lines are to be read again).
+void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, uint32_t old_end,
+                       uint32_t new_end);
+
 /// Drops from `diagnostics` (sorted by position) those a suppression covers, and appends to
 /// `unused` one `unused-suppression` hint per suppression (or listed code) that covered nothing.
 /// Returns `diagnostics` and the hints merged in position order; the pointers into `unused`
