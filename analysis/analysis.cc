@@ -9,6 +9,7 @@
 
 #include "check/expected_failure.h"
 #include "check/suppressions.h"
+#include "model/discovery.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
 #include "model/model.h"
@@ -18,288 +19,6 @@
 namespace tvmls::analysis {
 
 namespace {
-
-// A function definition found in the file.
-struct FoundFunction {
-  TSNode def;
-  bool is_prim = false;
-};
-
-struct FoundModule {
-  std::string name;
-  TSNode node;
-  TSNode name_node;
-  std::vector<FoundFunction> functions;
-  std::set<std::string> extern_globals;
-};
-
-// What one top-level statement contributes: alias imports, Python names, modules, functions.
-struct Discovery {
-  std::vector<std::pair<std::string, std::string>> alias_adds;  // (module, alias): "relax", "R"
-  std::vector<std::string> python_names;
-  bool star_import = false;
-  std::vector<FoundModule> modules;
-  std::vector<FoundFunction> standalone;
-};
-
-void AddAlias(Aliases* a, bool* saw_tir, bool* saw_tirx, const std::string& module, const std::string& alias) {
-  if (module == "relax") a->relax.insert(alias);
-  if (module == "tir") {
-    a->tir.insert(alias);
-    *saw_tir = true;
-  }
-  if (module == "tirx") {
-    a->tir.insert(alias);
-    *saw_tirx = true;
-  }
-  if (module == "ir") a->ir.insert(alias);
-  if (module == "tvm") a->tvm.insert(alias);
-}
-
-// The printer's header: `# from tvm.script import tir as T` comments before the object.
-std::optional<std::pair<std::string, std::string>> HeaderComment(std::string_view t) {
-  size_t p = t.find("from tvm.script import ");
-  if (p == std::string_view::npos) return std::nullopt;
-  std::string_view rest = t.substr(p + std::strlen("from tvm.script import "));
-  size_t as = rest.find(" as ");
-  std::string module(rest.substr(0, as));
-  std::string alias = as == std::string_view::npos ? module : std::string(rest.substr(as + 4));
-  while (!alias.empty() && (alias.back() == ' ' || alias.back() == '\r')) alias.pop_back();
-  while (!module.empty() && module.back() == ' ') module.pop_back();
-  return std::make_pair(module, alias);
-}
-
-// Finds the TVMScript in one top-level statement. Which decorators count (`@R.function`) depends
-// on the file's aliases, which the caller supplies (they come from every statement's imports).
-class Discoverer {
- public:
-  Discoverer(std::string_view text, const Aliases* aliases, Discovery* out)
-      : text_(text), aliases_(aliases), out_(out) {}
-
-  void TopLevel(TSNode stmt) { Statement(stmt, /*module=*/nullptr); }
-
- private:
-  void AddAlias(const std::string& module, const std::string& alias) {
-    if (module == "relax" || module == "tir" || module == "tirx" || module == "ir" || module == "tvm") {
-      out_->alias_adds.emplace_back(module, alias);
-    }
-  }
-
-  void Import(TSNode stmt) {
-    if (Is(stmt, "import_from_statement")) {
-      TSNode mod = Field(stmt, "module_name");
-      std::string module(TextOf(mod, text_));
-      bool script = module.rfind("tvm.script", 0) == 0;
-      bool any = false;
-      for (TSNode c : NamedChildren(stmt)) {
-        if (ts_node_eq(c, mod)) continue;
-        if (Is(c, "wildcard_import")) {
-          out_->star_import = true;
-          continue;
-        }
-        std::string name, alias;
-        if (Is(c, "aliased_import")) {
-          name = std::string(TextOf(Field(c, "name"), text_));
-          alias = std::string(TextOf(Field(c, "alias"), text_));
-        } else if (Is(c, "dotted_name")) {
-          name = std::string(TextOf(c, text_));
-          alias = name;
-        } else {
-          continue;
-        }
-        any = true;
-        out_->python_names.push_back(alias);
-        if (script) AddAlias(name, alias);
-        if (module == "tvm" && name == "script") AddAlias("tvm", alias);
-      }
-      if (TextOf(stmt, text_).find('*') != std::string_view::npos && !any) out_->star_import = true;
-    } else {
-      for (TSNode c : NamedChildren(stmt)) {
-        if (Is(c, "aliased_import")) {
-          std::string name(TextOf(Field(c, "name"), text_));
-          std::string alias(TextOf(Field(c, "alias"), text_));
-          out_->python_names.push_back(alias);
-          if (name == "tvm.script.relax") AddAlias("relax", alias);
-          if (name == "tvm.script.tir") AddAlias("tir", alias);
-          if (name == "tvm.script.tirx") AddAlias("tirx", alias);
-          if (name == "tvm.script.ir") AddAlias("ir", alias);
-        } else if (Is(c, "dotted_name")) {
-          std::string name(TextOf(c, text_));
-          out_->python_names.push_back(name.substr(0, name.find('.')));
-        }
-      }
-    }
-  }
-
-  // The decorator kind of a decorated definition.
-  enum class Deco { kNone, kModule, kRelax, kPrim, kSkip };
-  Deco Decorators(TSNode decorated) {
-    Deco result = Deco::kNone;
-    for (TSNode d : NamedChildren(decorated)) {
-      if (!Is(d, "decorator")) continue;
-      TSNode v = Field(d, "value");
-      auto path = DottedPath(Is(v, "call") ? Field(v, "function") : v, text_);
-      if (!path || path->empty()) continue;
-      const std::string& last = path->back();
-      const Aliases& a = *aliases_;
-      if (last == "ir_module") result = Deco::kModule;
-      else if (path->size() == 2 && IsAliasOf(a.relax, (*path)[0]) && last == "function") result = Deco::kRelax;
-      else if (path->size() == 2 && IsAliasOf(a.tir, (*path)[0]) && last == "prim_func") result = Deco::kPrim;
-      else if (last == "macro" || last == "pyfunc" || last == "inline" || last == "jit") result = Deco::kSkip;
-    }
-    return result;
-  }
-  static bool IsAliasOf(const std::set<std::string>& s, const std::string& name) { return s.count(name) > 0; }
-
-  void Targets(TSNode n) {
-    if (Is(n, "identifier")) {
-      out_->python_names.push_back(std::string(TextOf(n, text_)));
-      return;
-    }
-    if (Is(n, "attribute") || Is(n, "subscript")) return;
-    for (TSNode c : NamedChildren(n)) Targets(c);
-  }
-
-  void Parameters(TSNode params) {
-    for (TSNode p : NamedChildren(params)) {
-      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
-      if (Is(name, "identifier")) out_->python_names.push_back(std::string(TextOf(name, text_)));
-      for (TSNode c : NamedChildren(p)) {
-        if (Is(c, "identifier")) out_->python_names.push_back(std::string(TextOf(c, text_)));
-      }
-    }
-  }
-
-  void Statements(TSNode block, FoundModule* module) {
-    for (TSNode stmt : NamedChildren(block)) Statement(stmt, module);
-  }
-
-  void Statement(TSNode stmt, FoundModule* module) {
-    if (Is(stmt, "import_statement") || Is(stmt, "import_from_statement")) {
-      Import(stmt);
-    } else if (Is(stmt, "decorated_definition")) {
-      TSNode def = Field(stmt, "definition");
-      Deco deco = Decorators(stmt);
-      TSNode name = Field(def, "name");
-      // A module's functions are not Python names (they are reached as `cls.f`); keeping them
-      // out also means renaming one does not invalidate every other function's analysis.
-      bool in_module_function = module != nullptr && (deco == Deco::kRelax || deco == Deco::kPrim);
-      if (!ts_node_is_null(name) && !in_module_function) {
-        out_->python_names.push_back(std::string(TextOf(name, text_)));
-      }
-      if (deco == Deco::kModule && Is(def, "class_definition")) {
-        FoundModule m;
-        m.name = std::string(TextOf(name, text_));
-        m.node = stmt;
-        m.name_node = name;
-        ModuleBody(Field(def, "body"), &m);
-        out_->modules.push_back(std::move(m));
-      } else if ((deco == Deco::kRelax || deco == Deco::kPrim) && Is(def, "function_definition")) {
-        FoundFunction f{stmt, deco == Deco::kPrim};
-        if (module != nullptr) module->functions.push_back(f);
-        else out_->standalone.push_back(f);
-      } else if (deco == Deco::kSkip) {
-        // Macros and Python functions are expanded or run by Python, not analysed.
-      } else {
-        Definition(def, module);
-      }
-    } else if (Is(stmt, "function_definition") || Is(stmt, "class_definition")) {
-      Definition(stmt, module);
-    } else if (Is(stmt, "expression_statement") || Is(stmt, "assignment") ||
-               Is(stmt, "augmented_assignment")) {
-      std::vector<TSNode> kids = Is(stmt, "expression_statement") ? NamedChildren(stmt) : std::vector<TSNode>{stmt};
-      for (TSNode c : kids) {
-        if (Is(c, "assignment") || Is(c, "augmented_assignment")) {
-          Targets(Field(c, "left"));
-          TSNode right = Field(c, "right");
-          while (Is(right, "assignment")) {
-            Targets(Field(right, "left"));
-            right = Field(right, "right");
-          }
-        }
-      }
-    } else if (Is(stmt, "for_statement")) {
-      Targets(Field(stmt, "left"));
-      Compound(stmt, module);
-    } else if (Is(stmt, "with_statement")) {
-      ForEachNode(stmt, [&](TSNode n) {
-        if (Is(n, "as_pattern_target")) Targets(n);
-        if (Is(n, "with_item")) {
-          TSNode alias = Field(n, "alias");
-          if (!ts_node_is_null(alias)) Targets(alias);
-        }
-        return !Is(n, "block");
-      });
-      Compound(stmt, module);
-    } else if (Is(stmt, "global_statement") || Is(stmt, "nonlocal_statement")) {
-      for (TSNode c : NamedChildren(stmt)) {
-        if (Is(c, "identifier")) out_->python_names.push_back(std::string(TextOf(c, text_)));
-      }
-    } else {
-      Compound(stmt, module);
-    }
-  }
-
-  // if / for / while / try / with: statements inside blocks.
-  void Compound(TSNode stmt, FoundModule* module) {
-    for (TSNode c : NamedChildren(stmt)) {
-      if (Is(c, "block")) {
-        Statements(c, module);
-      } else if (Is(c, "elif_clause") || Is(c, "else_clause") || Is(c, "except_clause") ||
-                 Is(c, "finally_clause")) {
-        for (TSNode k : NamedChildren(c)) {
-          if (Is(k, "block")) Statements(k, module);
-          if (Is(c, "except_clause") && Is(k, "identifier")) out_->python_names.push_back(std::string(TextOf(k, text_)));
-        }
-      }
-    }
-  }
-
-  void Definition(TSNode def, FoundModule* module) {
-    (void)module;
-    TSNode name = Field(def, "name");
-    if (!ts_node_is_null(name)) out_->python_names.push_back(std::string(TextOf(name, text_)));
-    if (Is(def, "function_definition")) Parameters(Field(def, "parameters"));
-    // Plain Python definitions: TVMScript inside them (modules in test functions) is found, but
-    // it is not part of an enclosing module.
-    Statements(Field(def, "body"), nullptr);
-  }
-
-  void ModuleBody(TSNode body, FoundModule* m) {
-    for (TSNode stmt : NamedChildren(body)) {
-      if (Is(stmt, "decorated_definition")) {
-        Statement(stmt, m);
-      } else if (Is(stmt, "expression_statement") || Is(stmt, "assignment")) {
-        std::vector<TSNode> kids = Is(stmt, "assignment") ? std::vector<TSNode>{stmt} : NamedChildren(stmt);
-        for (TSNode c : kids) {
-          if (Is(c, "assignment")) {
-            TSNode left = Field(c, "left");
-            if (Is(left, "identifier")) m->extern_globals.insert(std::string(TextOf(left, text_)));
-          }
-        }
-      } else if (Is(stmt, "function_definition")) {
-        // An undecorated method of a module class: not TVMScript.
-      }
-    }
-  }
-
-  std::string_view text_;
-  const Aliases* aliases_;
-  Discovery* out_;
-};
-
-uint64_t AliasSetHash(const Aliases& a) {
-  std::string s;
-  for (const auto* set : {&a.ir, &a.relax, &a.tir, &a.tvm}) {
-    for (const std::string& n : *set) s += n + ",";
-    s += ";";
-  }
-  return HashString(s);
-}
-
-uint64_t AliasHash(const Aliases& a) {
-  return HashString(std::string(a.classic ? "c" : "") + (a.current ? "n" : ""), AliasSetHash(a));
-}
 
 Diagnostic SyntaxDiagnostic(const SyntaxError& e, uint32_t shift_back = 0) {
   Diagnostic d;
@@ -966,7 +685,7 @@ void Analyzer::Run(const Document& doc) {
         });
         if (top != nullptr) {
           Discovery found;
-          Discoverer(text, &impl.aliases, &found).TopLevel(child);
+          Discover(child, text, impl.aliases, &found);
           impl.RekeyFunctions(top->found, found);
           top->found = std::move(found);
           top->discovered = gen;
@@ -976,7 +695,7 @@ void Analyzer::Run(const Document& doc) {
         top = &impl.tops.Insert(child.id, child_text);
         top->clean = clean;
         top->column = column;
-        Discoverer(text, &impl.aliases, &top->found).TopLevel(child);
+        Discover(child, text, impl.aliases, &top->found);
         top->discovered = gen;
         impl.Count(top->found, +1, &flipped);
       }
@@ -1109,7 +828,7 @@ void Analyzer::Run(const Document& doc) {
         // `found` and `node` are from an older tree: find the statement again.
         top->node = TopLevelAt(root, slot.start);
         top->found = Discovery{};
-        Discoverer(text, &impl.aliases, &top->found).TopLevel(top->node);
+        Discover(top->node, text, impl.aliases, &top->found);
         top->discovered = gen;
       }
       impl.AnalyzeTop(top, text, base_ctx, &stats_);
@@ -1148,38 +867,7 @@ void Analyzer::Run(const Document& doc) {
     //    ones. After an edit only the lines it touched are read again (a full pass over a 4 MB
     //    file costs about 0.4 ms); from scratch, one memchr pass for '#'.
     if (incremental && impl.suppressions_known) {
-      uint32_t wlo = 0, whi = 0;
-      bool any = false;
-      for (const EditSpan& e : edits) {
-        ShiftSuppressions(&impl.suppressions, e.begin, e.old_end, e.new_end);
-        int64_t delta = static_cast<int64_t>(e.new_end) - e.old_end;
-        if (any && wlo > e.old_end) {
-          wlo = static_cast<uint32_t>(wlo + delta);
-          whi = static_cast<uint32_t>(whi + delta);
-        } else if (any && whi >= e.begin) {
-          whi = static_cast<uint32_t>(std::max<int64_t>(static_cast<int64_t>(whi) + delta, e.new_end));
-        }
-        wlo = any ? std::min(wlo, e.begin) : e.begin;
-        whi = any ? std::max(whi, e.new_end) : e.new_end;
-        any = true;
-      }
-      if (any) {
-        // The touched lines are read whole: drop what was kept on them, then read them again.
-        const LineIndex& lines = doc.Lines();
-        uint32_t from = lines.LineStart(lines.LineOf(std::min<uint32_t>(wlo, static_cast<uint32_t>(text.size()))));
-        uint32_t to = std::min<uint32_t>(whi, static_cast<uint32_t>(text.size()));
-        uint32_t to_line_end = lines.LineContentEnd(text, lines.LineOf(to));
-        std::vector<Suppression> merged;
-        for (Suppression& sup : impl.suppressions) {
-          if (sup.directive.begin < from || sup.directive.begin > to_line_end) merged.push_back(std::move(sup));
-        }
-        for (Suppression& sup : FindSuppressions(doc, from, to)) merged.push_back(std::move(sup));
-        std::sort(merged.begin(), merged.end(), [](const Suppression& a, const Suppression& b) {
-          return a.directive.begin < b.directive.begin;
-        });
-        impl.suppressions.swap(merged);
-      }
-      for (Suppression& sup : impl.suppressions) sup.line = doc.Lines().LineOf(sup.directive.begin);
+      UpdateSuppressions(doc, edits, &impl.suppressions);
     } else {
       impl.suppressions = FindSuppressions(doc);
     }

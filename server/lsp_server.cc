@@ -969,19 +969,27 @@ void LanguageServer::Impl::WithProgress(const std::string& uri, const std::funct
 void LanguageServer::Impl::PublishConfigProblems(
     const std::shared_ptr<const ProjectConfig>& config) {
   if (config->path.empty()) return;
-  std::lock_guard<std::mutex> lock(mu);
-  std::shared_ptr<const ProjectConfig>& published = config_published[config->path];
-  if (published == config) return;
-  bool had = published && !published->problems.empty();
-  published = config;
-  if (config->problems.empty() && !had) return;
+  analysis::Encoding enc;
+  std::string base;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    std::shared_ptr<const ProjectConfig>& published = config_published[config->path];
+    if (published == config) return;
+    bool had = published && !published->problems.empty();
+    published = config;
+    if (config->problems.empty() && !had) return;
+    enc = encoding;
+    base = docs_base;
+  }
+  // The file is read and the message built outside the lock (the workers and the message loop
+  // take it); a newer version of the file published meanwhile is published after this one.
   std::string text, error;
   ReadSourceFile(config->path, &text, &error);
   analysis::Document doc(text);
   std::string uri = FileUri(config->path);
   json diagnostics = json::array();
   for (const analysis::Diagnostic& d : ConfigDiagnostics(*config, doc)) {
-    diagnostics.push_back(DiagnosticJson(doc, d, uri, encoding, d.severity, docs_base));
+    diagnostics.push_back(DiagnosticJson(doc, d, uri, enc, d.severity, base));
   }
   endpoint.Notify("textDocument/publishDiagnostics",
                   {{"uri", uri}, {"diagnostics", std::move(diagnostics)}});

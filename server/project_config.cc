@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -173,7 +174,8 @@ bool PyprojectHasTvmls(std::string_view text) {
   return false;
 }
 
-std::string FindConfigFile(const std::string& dir) {
+std::string FindConfigFile(const std::string& dir,
+                           const std::function<bool(const std::string&)>& has_tvmls_table) {
   std::error_code ec;
   fs::path current = fs::absolute(dir.empty() ? "." : dir, ec);
   if (ec) return "";
@@ -183,10 +185,14 @@ std::string FindConfigFile(const std::string& dir) {
     if (fs::is_regular_file(own, ec)) return own.string();
     fs::path pyproject = current / "pyproject.toml";
     if (fs::is_regular_file(pyproject, ec)) {
-      std::string text, error;
-      if (ReadWhole(pyproject.string(), &text, &error) && PyprojectHasTvmls(text)) {
-        return pyproject.string();
+      bool has = false;
+      if (has_tvmls_table) {
+        has = has_tvmls_table(pyproject.string());
+      } else {
+        std::string text, error;
+        has = ReadWhole(pyproject.string(), &text, &error) && PyprojectHasTvmls(text);
       }
+      if (has) return pyproject.string();
     }
     fs::path parent = current.parent_path();
     if (parent.empty() || parent == current) return "";
@@ -252,8 +258,28 @@ bool Stat(const std::string& path, int64_t* mtime, int64_t* size) {
 
 }  // namespace
 
+bool ConfigStore::PyprojectHasTvmlsCached(const std::string& path) {
+  int64_t mtime = 0, size = -1;
+  if (!Stat(path, &mtime, &size)) return false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pyprojects_.find(path);
+    if (it != pyprojects_.end() && it->second.mtime == mtime && it->second.size == size) {
+      return it->second.has_tvmls;
+    }
+  }
+  std::string text, error;
+  bool has = ReadWhole(path, &text, &error) && PyprojectHasTvmls(text);
+  std::lock_guard<std::mutex> lock(mutex_);
+  pyprojects_[path] = {mtime, size, has};
+  return has;
+}
+
 std::shared_ptr<const ProjectConfig> ConfigStore::For(const std::string& dir) {
-  std::string path = forced_.empty() ? FindConfigFile(dir) : forced_;
+  std::string path =
+      forced_.empty()
+          ? FindConfigFile(dir, [this](const std::string& p) { return PyprojectHasTvmlsCached(p); })
+          : forced_;
   if (path.empty()) return none_;
   int64_t mtime = 0, size = -1;
   bool exists = Stat(path, &mtime, &size);

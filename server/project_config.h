@@ -20,6 +20,7 @@
 #define TVMLS_SERVER_PROJECT_CONFIG_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,8 +57,10 @@ struct ProjectConfig {
 extern const std::vector<std::string> kDefaultInclude;
 
 /// The configuration file that governs files in `dir` (absolute or relative), or "" when no
-/// folder from `dir` up to the file system root has one.
-std::string FindConfigFile(const std::string& dir);
+/// folder from `dir` up to the file system root has one. `has_tvmls_table` answers whether a
+/// pyproject.toml has a `[tool.tvmls]` table (default: read it; ConfigStore caches the answer).
+std::string FindConfigFile(const std::string& dir,
+                           const std::function<bool(const std::string&)>& has_tvmls_table = {});
 
 /// Parses `text` as the configuration file `path` (its name decides between tvmls.toml and
 /// pyproject.toml). Never throws.
@@ -81,6 +84,15 @@ class ConfigStore {
   std::vector<std::shared_ptr<const ProjectConfig>> Loaded();
 
  private:
+  /// Whether the pyproject.toml at `path` has a [tool.tvmls] table, read again only when its
+  /// modification time or size changed (a lookup runs on every analysis in the server).
+  bool PyprojectHasTvmlsCached(const std::string& path);
+  struct Pyproject {
+    int64_t mtime = 0;
+    int64_t size = -1;
+    bool has_tvmls = false;
+  };
+  std::map<std::string, Pyproject> pyprojects_;
   struct Entry {
     std::shared_ptr<const ProjectConfig> config;
     int64_t mtime = 0;

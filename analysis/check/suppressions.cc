@@ -171,6 +171,10 @@ std::vector<Suppression> FindSuppressions(const Document& doc) {
   return FindSuppressions(doc, 0, static_cast<uint32_t>(doc.Text().size()));
 }
 
+namespace {
+
+// Moves `suppressions` through one edit that replaced [begin, old_end) by text ending at
+// new_end: those before it stay, those after it shift, those it touches are dropped.
 void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, uint32_t old_end,
                        uint32_t new_end) {
   int64_t delta = static_cast<int64_t>(new_end) - old_end;
@@ -190,6 +194,46 @@ void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, u
     }
   }
   suppressions->swap(kept);
+}
+
+}  // namespace
+
+void UpdateSuppressions(const Document& doc, const std::vector<EditSpan>& edits,
+                        std::vector<Suppression>* suppressions) {
+  const std::string& text = doc.Text();
+  uint32_t lo = 0, hi = 0;  // the touched bytes, in the current text
+  bool any = false;
+  for (const EditSpan& e : edits) {
+    ShiftSuppressions(suppressions, e.begin, e.old_end, e.new_end);
+    int64_t delta = static_cast<int64_t>(e.new_end) - e.old_end;
+    if (any && lo > e.old_end) {
+      lo = static_cast<uint32_t>(lo + delta);
+      hi = static_cast<uint32_t>(hi + delta);
+    } else if (any && hi >= e.begin) {
+      hi = static_cast<uint32_t>(std::max<int64_t>(static_cast<int64_t>(hi) + delta, e.new_end));
+    }
+    lo = any ? std::min(lo, e.begin) : e.begin;
+    hi = any ? std::max(hi, e.new_end) : e.new_end;
+    any = true;
+  }
+  if (any) {
+    // The touched lines are read whole: drop what was kept on them, then read them again.
+    const LineIndex& lines = doc.Lines();
+    uint32_t size = static_cast<uint32_t>(text.size());
+    uint32_t from = lines.LineStart(lines.LineOf(std::min(lo, size)));
+    uint32_t to = std::min(hi, size);
+    uint32_t to_line_end = lines.LineContentEnd(text, lines.LineOf(to));
+    std::vector<Suppression> merged;
+    for (Suppression& s : *suppressions) {
+      if (s.directive.begin < from || s.directive.begin > to_line_end) merged.push_back(std::move(s));
+    }
+    for (Suppression& s : FindSuppressions(doc, from, to)) merged.push_back(std::move(s));
+    std::sort(merged.begin(), merged.end(), [](const Suppression& a, const Suppression& b) {
+      return a.directive.begin < b.directive.begin;
+    });
+    suppressions->swap(merged);
+  }
+  for (Suppression& s : *suppressions) s.line = doc.Lines().LineOf(s.directive.begin);
 }
 
 std::vector<const Diagnostic*> ApplySuppressions(const Document& doc,

@@ -44,11 +44,12 @@ std::vector<Suppression> FindSuppressions(const Document& doc);
 /// The same for the lines that hold the bytes [begin, end) (whole lines are read).
 std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, uint32_t end);
 
-/// Moves `suppressions` (found in an earlier text) through an edit that replaced
-/// [begin, old_end) by text ending at new_end: those before it stay, those after it shift, those
-/// it touches are dropped (their lines are to be read again).
-void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, uint32_t old_end,
-                       uint32_t new_end);
+/// Brings `suppressions`, found in the text before `edits` (the document's edit log since then,
+/// in order), up to the document's current text: those before or after every edit move with it,
+/// and the lines the edits touched are read again. Cost: O(suppressions x edits) plus the touched
+/// lines, instead of a pass over the whole text (about 0.4 ms at 4 MB).
+void UpdateSuppressions(const Document& doc, const std::vector<EditSpan>& edits,
+                        std::vector<Suppression>* suppressions);
 
 /// Drops from `diagnostics` (sorted by position) those a suppression covers, and appends to
 /// `unused` one `unused-suppression` hint per suppression (or listed code) that covered nothing.

@@ -296,4 +296,45 @@ types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
   return StructInfo::Unknown();
 }
 
+std::optional<std::vector<TextEdit>> SpelledAnnotationEdits(TSNode ann, std::string_view text,
+                                                          const types::StructInfo& declared,
+                                                          const types::StructInfo& inferred) {
+  if (declared.kind != types::Kind::kTensor || inferred.kind != types::Kind::kTensor) return std::nullopt;
+  if (!declared.values || !inferred.values || declared.values->size() != inferred.values->size()) {
+    return std::nullopt;
+  }
+  TSNode call = Unparen(ann);
+  if (!Is(call, "call")) return std::nullopt;
+  CallArgs args = ArgsOf(call, text);
+  TSNode shape = Keyword(args, "shape");
+  if (ts_node_is_null(shape) && !args.positional.empty()) shape = args.positional[0];
+  shape = Unparen(shape);
+  if (!Is(shape, "tuple") && !Is(shape, "list")) return std::nullopt;
+  std::vector<TSNode> dims;
+  for (TSNode c : NamedChildren(shape)) {
+    if (!Is(c, "comment")) dims.push_back(c);
+  }
+  if (dims.size() != inferred.values->size()) return std::nullopt;
+  std::vector<TextEdit> edits;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if ((*declared.values)[i] == (*inferred.values)[i]) continue;
+    std::string spelling = NumberSpelling(TextOf(dims[i], text));
+    if (spelling.empty() || !(*inferred.values)[i].AsConst()) return std::nullopt;
+    size_t hole = spelling.find("{}");
+    edits.push_back({RangeOf(dims[i]), spelling.substr(0, hole) + (*inferred.values)[i].ToString() +
+                                       spelling.substr(hole + 2)});
+  }
+  if (declared.dtype != inferred.dtype) {
+    TSNode dtype = Keyword(args, "dtype");
+    if (ts_node_is_null(dtype) && args.positional.size() > 1) dtype = args.positional[1];
+    if (ts_node_is_null(dtype) || !Is(dtype, "string") || inferred.dtype.empty()) return std::nullopt;
+    std::string_view quoted = TextOf(dtype, text);
+    char quote = quoted.empty() ? '"' : quoted.back();
+    if (quote != '"' && quote != '\'') return std::nullopt;
+    edits.push_back({RangeOf(dtype), std::string(1, quote) + inferred.dtype + std::string(1, quote)});
+  }
+  if (edits.empty()) return std::nullopt;
+  return edits;
+}
+
 }  // namespace tvmls::analysis

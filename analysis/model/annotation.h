@@ -7,10 +7,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <tree_sitter/api.h>
 
 #include "arith/expr.h"
+#include "check/diagnostic.h"
 #include "model/model.h"
 #include "types/struct_info.h"
 
@@ -44,6 +46,16 @@ std::optional<std::vector<arith::Expr>> LowerDims(TSNode node, AnnotationContext
 
 /// `T.int64`, `T.float32`, ... -> "int64"; `"float32"` -> "float32"; nullopt otherwise.
 std::optional<std::string> DTypeOf(TSNode node, std::string_view text, const Aliases& aliases);
+
+/// The edits (byte ranges of `text`) that turn the tensor annotation `ann`, a call
+/// `R.Tensor(shape, dtype)`, into `inferred` while keeping how the user wrote it: only the dims
+/// and the dtype that differ change, each dim in its own spelling (`T.int64(8)` -> `T.int64(4)`),
+/// the dtype inside its own quotes, positional or keyword as written. nullopt when that is not
+/// possible (other kinds, another rank, a shape not written as a tuple or list of numbers); the
+/// caller then prints the whole annotation.
+std::optional<std::vector<TextEdit>> SpelledAnnotationEdits(TSNode ann, std::string_view text,
+                                                            const types::StructInfo& declared,
+                                                            const types::StructInfo& inferred);
 
 bool IsAlias(const std::set<std::string>& aliases, const std::vector<std::string>& path);
 

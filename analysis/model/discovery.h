@@ -1,0 +1,63 @@
+// Discovery: where the TVMScript of one top-level statement is (modules, their functions,
+// standalone functions), which aliases its imports bind, and which Python names it defines. The
+// analyzer runs it on each statement it rescans (analysis.cc); which decorators count depends on
+// the file's aliases, which the caller supplies (they come from every statement's imports).
+#ifndef TVMLS_ANALYSIS_MODEL_DISCOVERY_H_
+#define TVMLS_ANALYSIS_MODEL_DISCOVERY_H_
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "model/model.h"
+
+namespace tvmls::analysis {
+
+// A function definition found in the file.
+struct FoundFunction {
+  TSNode def;
+  bool is_prim = false;
+};
+
+struct FoundModule {
+  std::string name;
+  TSNode node;
+  TSNode name_node;
+  std::vector<FoundFunction> functions;
+  std::set<std::string> extern_globals;
+};
+
+// What one top-level statement contributes: alias imports, Python names, modules, functions.
+struct Discovery {
+  std::vector<std::pair<std::string, std::string>> alias_adds;  // (module, alias): "relax", "R"
+  std::vector<std::string> python_names;
+  bool star_import = false;
+  std::vector<FoundModule> modules;
+  std::vector<FoundFunction> standalone;
+};
+
+
+/// Fills `out` with what the top-level statement `stmt` contributes.
+void Discover(TSNode stmt, std::string_view text, const Aliases& aliases, Discovery* out);
+
+/// Records `import <module> as <alias>` in `a` for the TVMScript modules (relax, tir, tirx, ir,
+/// tvm); `saw_tir` / `saw_tirx` say which TIR era an import named.
+void AddAlias(Aliases* a, bool* saw_tir, bool* saw_tirx, const std::string& module, const std::string& alias);
+
+/// The printer's header: `# from tvm.script import tir as T` comments before the object give
+/// (module, alias); nullopt for other comments.
+std::optional<std::pair<std::string, std::string>> HeaderComment(std::string_view comment);
+
+/// Hashes of the alias sets (what discovery depends on), and of the sets plus the era flags.
+uint64_t AliasSetHash(const Aliases& a);
+uint64_t AliasHash(const Aliases& a);
+
+}  // namespace tvmls::analysis
+
+#endif  // TVMLS_ANALYSIS_MODEL_DISCOVERY_H_
