@@ -179,6 +179,7 @@ struct Analyzer::Impl {
     uint64_t discovered = 0;  // the run whose tree `found`'s nodes are from
     uint64_t candidate = 0;   // the run in which it may be claimed by another node
     Discovery found;
+    NameUses uses;  // when the statement is not itself a TVMScript unit (check/expected_failure.h)
     bool analysed = false;
     std::vector<ModuleModel> modules;
     std::vector<FunctionRef> standalone;
@@ -207,6 +208,10 @@ struct Analyzer::Impl {
   std::set<std::string> python_names;  // names with a positive count
   std::map<std::pair<std::string, std::string>, int> alias_count;
   int star_imports = 0;
+  // Name uses of the statements that are not units, for ExpectedFailureByUse: per name, the
+  // functions that use it where a test expects failure (counted) and the number of other uses.
+  std::map<std::string, std::map<std::string, int>> expecting_uses;
+  std::unordered_map<std::string, int> plain_uses;
 
   Aliases aliases;                                       // as of the last run
   uint64_t discovery_hash = AliasSetHash(Aliases{});  // of the aliases discovery used
@@ -239,6 +244,51 @@ struct Analyzer::Impl {
     python_names.clear();
     alias_count.clear();
     star_imports = 0;
+    expecting_uses.clear();
+    plain_uses.clear();
+  }
+
+  // Is `stmt` itself a TVMScript unit (a module class or a standalone function at the top)?
+  static bool IsUnitStatement(TSNode stmt, const Discovery& d) {
+    TSNode def = Is(stmt, "decorated_definition") ? Field(stmt, "definition") : stmt;
+    for (const FoundModule& m : d.modules) {
+      if (ts_node_eq(m.node, def) || ts_node_eq(m.node, stmt)) return true;
+    }
+    for (const FoundFunction& f : d.standalone) {
+      if (ts_node_eq(f.def, def) || ts_node_eq(f.def, stmt)) return true;
+    }
+    return false;
+  }
+
+  // Counts a statement's name uses in (+1) or out (-1); names whose expected-failure decision
+  // may change go to `flipped` (any change of their expecting uses, or plain uses coming or
+  // going).
+  void CountUses(const NameUses& uses, int sign, std::set<std::string>* flipped) {
+    for (const auto& [name, function] : uses.expecting) {
+      auto& functions = expecting_uses[name];
+      int& c = functions[function];
+      c += sign;
+      if (c == 0) functions.erase(function);
+      if (functions.empty()) expecting_uses.erase(name);
+      flipped->insert(name);
+    }
+    for (const std::string& name : uses.plain) {
+      int& c = plain_uses[name];
+      bool was = c > 0;
+      c += sign;
+      if ((c > 0) != was) flipped->insert(name);
+      if (c == 0) plain_uses.erase(name);
+    }
+  }
+
+  // ExpectedFailureByUse for a unit at the top of the file named `name`.
+  std::optional<ExpectedFailure> ExpectedByUse(TSNode name_node, const std::string& name) const {
+    auto e = expecting_uses.find(name);
+    if (e == expecting_uses.end() || ts_node_is_null(name_node)) return std::nullopt;
+    std::vector<std::string> functions;
+    for (const auto& [function, count] : e->second) functions.push_back(function);
+    auto p = plain_uses.find(name);
+    return ExpectedFailureByUse(RangeOf(name_node), functions, p == plain_uses.end() ? 0 : p->second);
   }
 
   // Counts a statement's contributions in (+1) or out (-1); names whose presence flips go to
@@ -462,16 +512,22 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
       TSNode parent = ts_node_parent(def);
       return RangeOf(Is(parent, "decorated_definition") ? parent : def);
     };
+    // A unit that is the statement itself may also be expected to fail by how tests use it.
+    TSNode top_def = Is(top->node, "decorated_definition") ? Field(top->node, "definition") : top->node;
     for (const FoundModule& m : top->found.modules) {
-      if (auto why = ExpectedFailureOf(m.node, text, m.name)) {
-        MarkExpectedFailure(*why, unit_range(m.node), &out);
-      }
+      auto why = ExpectedFailureOf(m.node, text, m.name);
+      if (!why && (ts_node_eq(m.node, top_def) || ts_node_eq(m.node, top->node))) why = ExpectedByUse(m.name_node, m.name);
+      if (why) MarkExpectedFailure(*why, unit_range(m.node), &out);
     }
     for (size_t i = 0; i < top->found.standalone.size() && i < top->standalone.size(); ++i) {
       const FoundFunction& f = top->found.standalone[i];
-      if (auto why = ExpectedFailureOf(f.def, text, top->standalone[i].fn->name)) {
-        MarkExpectedFailure(*why, unit_range(f.def), &out);
+      const std::string& name = top->standalone[i].fn->name;
+      auto why = ExpectedFailureOf(f.def, text, name);
+      if (!why && (ts_node_eq(f.def, top_def) || ts_node_eq(f.def, top->node))) {
+        TSNode def = Is(f.def, "decorated_definition") ? Field(f.def, "definition") : f.def;
+        why = ExpectedByUse(Field(def, "name"), name);
       }
+      if (why) MarkExpectedFailure(*why, unit_range(f.def), &out);
     }
   }
   std::stable_sort(out.begin(), out.end(), ByPosition);
@@ -607,6 +663,7 @@ void Analyzer::Run(const Document& doc) {
   //    unchanged one after it; the slots in between are replaced. Statements found again (same
   //    node, or same text) keep their results; the others are discovered.
   std::set<std::string> flipped;
+  std::set<std::string> flipped_uses;  // names whose expected-failure-by-use decision may change
   // `whole`: every top-level statement is looked at (statements found again by node or by text
   // still keep their results).
   auto rescan = [&](bool whole) {
@@ -698,6 +755,8 @@ void Analyzer::Run(const Document& doc) {
         Discover(child, text, impl.aliases, &top->found);
         top->discovered = gen;
         impl.Count(top->found, +1, &flipped);
+        if (!Impl::IsUnitStatement(child, top->found)) CollectNameUses(child, text, &top->uses);
+        impl.CountUses(top->uses, +1, &flipped_uses);
       }
       top->node = child;
       top->generation = gen;
@@ -719,6 +778,7 @@ void Analyzer::Run(const Document& doc) {
       Impl::Top* top = order[k].top;
       if (top->generation == gen) continue;
       impl.Count(top->found, -1, &flipped);
+      impl.CountUses(top->uses, -1, &flipped_uses);
       impl.Forget(top);
       impl.tops.Erase(top->key);
     }
@@ -787,6 +847,7 @@ void Analyzer::Run(const Document& doc) {
     impl.discovery_hash = discovery_hash;
     impl.Clear();
     flipped.clear();
+    flipped_uses.clear();
     whole = true;
   }
   impl.doc_id = doc.Id();
@@ -808,6 +869,18 @@ void Analyzer::Run(const Document& doc) {
       if (!top->analysed) continue;
       bool stale = looked_up(top->standalone);
       for (const ModuleModel& m : top->modules) stale = stale || looked_up(m.functions);
+      if (stale) top->analysed = false;
+    }
+  }
+
+  //    Units at the top whose expected-failure-by-use decision may have changed likewise.
+  if (!flipped_uses.empty() && options_.expected_failures) {
+    for (const Impl::Slot& slot : impl.order) {
+      Impl::Top* top = slot.top;
+      if (!top->analysed) continue;
+      bool stale = false;
+      for (const FoundModule& m : top->found.modules) stale = stale || flipped_uses.count(m.name) > 0;
+      for (const FunctionRef& f : top->standalone) stale = stale || flipped_uses.count(f.fn->name) > 0;
       if (stale) top->analysed = false;
     }
   }

@@ -296,6 +296,54 @@ bool Dominates(const Facts& facts, const Expr& x, const Expr& f) {
   return false;
 }
 
+// The expression an atom stands for.
+Expr FromAtom(const Atom& atom) {
+  switch (atom.kind) {
+    case Atom::Kind::kVar:
+      return Expr::Var(atom.name);
+    case Atom::Kind::kFloorDiv:
+      return Expr::FloorDiv(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kFloorMod:
+      return Expr::FloorMod(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kMin:
+      return Expr::Min(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kMax:
+      return Expr::Max(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kOpaque:
+      return Expr::Opaque(atom.name);
+  }
+  return Expr::Opaque(atom.name);
+}
+
+// When every term of `e` has the variable factor v and v >= 0 is known, e == v * q: returns q.
+// (`m * 80 - m * n * 4` gives `80 - n * 4`.) Tries the variables in atom order; nullopt when
+// there is a constant term or no such variable.
+std::optional<Expr> FactorNonNegativeVar(const Facts& facts, const Expr& e) {
+  const auto& terms = e.Terms();
+  if (terms.empty() || terms.front().atoms.empty()) return std::nullopt;
+  for (const Atom& candidate : terms.front().atoms) {
+    if (candidate.kind != Atom::Kind::kVar) continue;
+    Interval range = facts.RangeOf(candidate.name);
+    if (!range.lo || *range.lo < 0) continue;
+    Expr quotient;
+    bool in_every_term = true;
+    for (const auto& t : terms) {
+      auto it = std::find(t.atoms.begin(), t.atoms.end(), candidate);
+      if (it == t.atoms.end()) {
+        in_every_term = false;
+        break;
+      }
+      Expr term(t.coef);
+      for (auto a = t.atoms.begin(); a != t.atoms.end(); ++a) {
+        if (a != it) term = term * FromAtom(*a);
+      }
+      quotient = quotient + term;
+    }
+    if (in_every_term && !quotient.IsOverflow()) return quotient;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Tri Facts::ProveNonNegativeOnce(const Expr& e) const {
@@ -308,6 +356,10 @@ Tri Facts::ProveNonNegativeOnce(const Expr& e) const {
   for (const Expr& f : non_negative_) {
     if (Dominates(*this, e, f)) return Tri::kProved;
     if (!negated.IsOverflow() && Dominates(*this, negated, f)) return Tri::kDisproved;
+  }
+  // v * q >= 0 when v >= 0 and q >= 0 (only a proof: v may be 0, so q < 0 disproves nothing).
+  if (std::optional<Expr> q = FactorNonNegativeVar(*this, e)) {
+    if (ProveNonNegativeOnce(*q) == Tri::kProved) return Tri::kProved;
   }
   return Tri::kUnknown;
 }

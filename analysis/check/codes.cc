@@ -14,6 +14,8 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
       {"invalid-axis-separators", "axis_separators that TIR buffer flattening rejects"},
       {"shape-mismatch", "an annotation contradicts the inferred shape"},
       {"dtype-mismatch", "an annotation contradicts the inferred dtype"},
+      {"return-annotation-mismatch",
+       "a function's return annotation contradicts the value it returns (TVM keeps the annotation)"},
       {"invalid-op-call", "operator inference proves the call wrong"},
       {"bad-op-arguments", "missing, unknown or duplicate operator arguments"},
       {"unknown-op", "an R. name that is not a Relax operator"},

@@ -1,5 +1,7 @@
 #include "check/expected_failure.h"
 
+#include <set>
+
 #include "model/syntax_util.h"
 
 namespace tvmls::analysis {
@@ -132,6 +134,80 @@ std::optional<ExpectedFailure> ExpectedFailureOf(TSNode unit, std::string_view t
     }
   }
   return std::nullopt;
+}
+
+namespace {
+
+// Collects uses in `node`'s subtree; `expecting` is true inside an expected-failure context,
+// `function` the outermost Python function around the node ("" outside any).
+void CollectUses(TSNode node, std::string_view text, bool expecting, const std::string& function,
+                 std::set<std::pair<std::string, std::string>>* expect_uses,
+                 std::set<std::string>* plain_uses) {
+  // An explicit stack instead of recursion: statements nest deeply in generated tests.
+  struct Item {
+    TSNode node;
+    bool expecting;
+    std::string function;
+  };
+  std::vector<Item> stack{{node, expecting, function}};
+  while (!stack.empty()) {
+    Item item = std::move(stack.back());
+    stack.pop_back();
+    TSNode n = item.node;
+    if (Is(n, "identifier")) {
+      std::string name(TextOf(n, text));
+      if (item.expecting) expect_uses->insert({name, item.function});
+      else plain_uses->insert(std::move(name));
+      continue;
+    }
+    // `x.name` and `f(name=...)`: the names are not uses (children are skipped here rather than
+    // asking each identifier for its parent, which tree-sitter finds by walking from the root).
+    TSNode not_a_use{};
+    if (Is(n, "attribute")) not_a_use = Field(n, "attribute");
+    else if (Is(n, "keyword_argument")) not_a_use = Field(n, "name");
+    bool inner_expecting = item.expecting;
+    std::string inner_function = item.function;
+    if (Is(n, "function_definition") && inner_function.empty()) {
+      inner_function = std::string(TextOf(Field(n, "name"), text));
+    }
+    if (Is(n, "decorated_definition")) {
+      for (TSNode dec : NamedChildren(n)) {
+        if (Is(dec, "decorator") && HasPart(Field(dec, "value"), text, "xfail")) inner_expecting = true;
+      }
+    }
+    TSNode raises_body{};
+    if (Is(n, "with_statement") && !ts_node_is_null(RaisesItem(n, text))) raises_body = Field(n, "body");
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = count; i-- > 0;) {
+      TSNode child = ts_node_named_child(n, i);
+      if (!ts_node_is_null(not_a_use) && ts_node_eq(child, not_a_use)) continue;
+      bool in_raises = !ts_node_is_null(raises_body) && ts_node_eq(child, raises_body);
+      stack.push_back({child, inner_expecting || in_raises, inner_function});
+    }
+  }
+}
+
+}  // namespace
+
+void CollectNameUses(TSNode stmt, std::string_view text, NameUses* out) {
+  std::set<std::pair<std::string, std::string>> expect_uses;
+  std::set<std::string> plain_uses;
+  CollectUses(stmt, text, false, "", &expect_uses, &plain_uses);
+  out->expecting.assign(expect_uses.begin(), expect_uses.end());
+  out->plain.assign(plain_uses.begin(), plain_uses.end());
+}
+
+std::optional<ExpectedFailure> ExpectedFailureByUse(TextRange name_range,
+                                                    const std::vector<std::string>& expecting_functions,
+                                                    int plain_uses) {
+  if (expecting_functions.empty() || plain_uses > 0) return std::nullopt;
+  std::string where;
+  for (const std::string& f : expecting_functions) {
+    if (f.empty()) continue;
+    where += (where.empty() ? "" : ", ") + f;
+  }
+  return ExpectedFailure{name_range, "used only where tests expect failure" +
+                                         (where.empty() ? std::string() : ": " + where)};
 }
 
 void MarkExpectedFailure(const ExpectedFailure& why, TextRange unit_range,

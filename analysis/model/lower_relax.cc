@@ -649,12 +649,16 @@ class RelaxLowering {
     types::BaseCheckDetail check = types::CheckBase(ret, v.info, facts_);
     if (check.result != types::BaseCheck::kFailL0) return;
     TSNode ret_node = Field(func_, "return_type");
-    bool dtype = check.reason.rfind("dtype", 0) == 0;
-    // TVM keeps a return annotation it cannot verify without complaint, so this is a warning.
-    Diagnostic& d = Report(value, Severity::kWarning, dtype ? "dtype-mismatch" : "shape-mismatch",
+    // relax::Function's constructor keeps a return annotation the body contradicts (it uses the
+    // body's type only when that refines the annotation), and nothing checks the returned value
+    // at run time: TVM accepts the module, callers see the annotation. Information by default; a
+    // project raises it with `severity = { return-annotation-mismatch = "warning" }`.
+    Diagnostic& d = Report(value, Severity::kInformation, "return-annotation-mismatch",
                            "returned value is " + types::Print(v.info, print_) +
                                " but the function is annotated to return " +
-                               types::Print(ret, print_) + " (" + check.reason + ")");
+                               types::Print(ret, print_) + " (" + check.reason +
+                               "); TVM keeps the annotation, so callers see " +
+                               types::Print(ret, print_));
     d.related.push_back({Rel(ret_node), "return annotation"});
     if (FullyKnown(v.info)) {
       Fix f;
@@ -1570,24 +1574,42 @@ class RelaxLowering {
     return std::nullopt;
   }
 
+  // The bytes a storage allocation provides, as the runtime computes them, or nullopt when
+  // unknown. R.memory.alloc_storage(size, index, scope, dtype): `size` is bytes in scope "global"
+  // (lowering to R.vm.alloc_storage replaces the dtype by uint8), elements of `dtype` in scope
+  // "ipc_memory" (LowerGPUIPCAllocStorage passes shape and dtype to the IPC allocator); other
+  // scopes (textures) size storage their own way: unknown. R.vm.alloc_storage(shape, index,
+  // dtype, scope): prod(shape) * sizeof(dtype) (Allocator::Alloc).
+  static std::optional<arith::Expr> StorageBytes(bool memory_op, std::optional<arith::Expr> size,
+                                                 const std::vector<ops::ArgValue>& values) {
+    if (!size) return std::nullopt;
+    auto arg = [&](size_t i) -> std::optional<std::string> {
+      if (i >= values.size() || !values[i].present) return std::nullopt;
+      return DTypeArg(values[i].literal);
+    };
+    bool elements = !memory_op;
+    size_t scope_index = memory_op ? 2 : 3;
+    bool scope_given = values.size() > scope_index && values[scope_index].present;
+    std::optional<std::string> scope = arg(scope_index);
+    if (scope_given && !scope) return std::nullopt;  // not a literal
+    if (memory_op && scope && *scope == "ipc_memory") elements = true;
+    else if (scope && !scope->empty() && *scope != "global") return std::nullopt;
+    if (!elements) return size;
+    bool dtype_given = values.size() > (memory_op ? 3 : 2) && values[memory_op ? 3 : 2].present;
+    std::optional<std::string> dtype = arg(memory_op ? 3 : 2);
+    if (dtype_given && !dtype) return std::nullopt;
+    std::optional<int64_t> width = dtype ? types::DTypeBytes(*dtype) : std::optional<int64_t>(1);
+    if (!width) return std::nullopt;
+    return *size * arith::Expr(*width);
+  }
+
   int AllocStorage(bool memory_op, const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
                    const std::vector<ops::ArgValue>& values) {
     Storage s;
     s.memory_op = memory_op;
     if (nodes.empty() || ts_node_is_null(nodes[0])) return -1;
     s.size_node = nodes[0];
-    auto size = ShapeProduct(lowered[0]);
-    if (size && !memory_op) {
-      // R.vm.alloc_storage(shape, runtime_device_index, dtype, ...): bytes = prod(shape) * sizeof(dtype)
-      std::optional<std::string> dtype;
-      for (size_t i = 0; i < values.size(); ++i) {
-        if (i == 2 && values[i].present) dtype = DTypeArg(values[i].literal);
-      }
-      auto bytes = dtype ? types::DTypeBytes(*dtype) : std::optional<int64_t>(1);
-      if (!bytes) size.reset();
-      else size = *size * arith::Expr(*bytes);
-    }
-    s.bytes = size;
+    s.bytes = StorageBytes(memory_op, ShapeProduct(lowered[0]), values);
     storages_.push_back(std::move(s));
     return static_cast<int>(storages_.size()) - 1;
   }

@@ -166,6 +166,42 @@ TEST(Incremental, PythonNameDefinedLaterIsSeen) {
   s.ExpectSameAsFresh();
 }
 
+TEST(Incremental, UsesInTestsDecideWhetherATopLevelUnitIsExpectedToFail) {
+  Session s(R"(import pytest
+from tvm.script import tir as T
+
+
+@T.prim_func
+def bad(A: T.Buffer((2,), "float32")):
+    A[2] = T.float32(0)
+
+
+def test_rejects():
+    with pytest.raises(ValueError):
+        check(bad)
+
+
+def test_other():
+    pass
+)");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->severity, Severity::kInformation);
+  // A use outside pytest.raises in another test: the PrimFunc's statement is analysed again.
+  s.Replace("pass", "run(bad)");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->severity, Severity::kError);
+  s.ExpectSameAsFresh();
+  s.Replace("run(bad)", "pass");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->severity, Severity::kInformation);
+  s.ExpectSameAsFresh();
+  // The only expecting use goes: an error again.
+  s.Replace("check(bad)", "check(other)");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->severity, Severity::kError);
+  s.ExpectSameAsFresh();
+}
+
 TEST(Incremental, AliasChangeReanalysesEverything) {
   Session s(kModule);
   s.Replace("from tvm.script import relax as R", "from tvm.script import relax as rx");

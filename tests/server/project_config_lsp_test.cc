@@ -58,29 +58,36 @@ TEST(ProjectConfigLsp, SeveritiesComeFromTheNearestConfiguration) {
   plain.Open(p.uri, kModule);
   std::optional<json> d = plain.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=1", "shape-mismatch=2"}));
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=1", "return-annotation-mismatch=3"}));
 
-  p.Write("pyproject.toml", "[tool.tvmls.severity]\nshape-mismatch = \"information\"\n");
+  p.Write("pyproject.toml",
+          "[tool.tvmls.severity]\nshape-mismatch = \"information\"\n"
+          "return-annotation-mismatch = \"warning\"\n");
   LspSession configured;
   configured.Open(p.uri, kModule);
   d = configured.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=3", "shape-mismatch=3"}));
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=3", "return-annotation-mismatch=2"}));
 }
 
 TEST(ProjectConfigLsp, ClientSettingsOverrideTheConfiguration) {
   Project p("override");
-  p.Write("tvmls.toml", "[severity]\nshape-mismatch = \"off\"\n");
-  LspSession s(json{{"debounceMs", 0}, {"severity", {{"shape-mismatch", "hint"}}}});
+  p.Write("tvmls.toml", "[severity]\nshape-mismatch = \"off\"\nreturn-annotation-mismatch = \"off\"\n");
+  LspSession s(json{{"debounceMs", 0},
+                    {"severity", {{"shape-mismatch", "hint"}, {"return-annotation-mismatch", "hint"}}}});
   s.Open(p.uri, kModule);
   std::optional<json> d = s.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=4", "shape-mismatch=4"}));
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=4", "return-annotation-mismatch=4"}));
 }
 
 TEST(ProjectConfigLsp, BrokenConfigurationIsReportedOnItsFileAndClearedWhenFixed) {
   Project p("broken");
-  p.Write("tvmls.toml", "era = \"modern\"\n[severity]\nshape-mismatch = \"off\"\n");
+  p.Write("tvmls.toml",
+          "era = \"modern\"\n[severity]\nshape-mismatch = \"off\"\nreturn-annotation-mismatch = \"off\"\n");
   std::string config_uri = server::FileUri((p.root / "tvmls.toml").string());
   LspSession s;
   s.Open(p.uri, kModule);
@@ -91,13 +98,15 @@ TEST(ProjectConfigLsp, BrokenConfigurationIsReportedOnItsFileAndClearedWhenFixed
   EXPECT_EQ(problem["code"], "invalid-config");
   EXPECT_EQ(problem["range"]["start"], (json{{"line", 0}, {"character", 6}}));
   EXPECT_NE(problem["message"].get<std::string>().find("era"), std::string::npos);
-  // The right keys still apply: shape-mismatch is off.
+  // The right keys still apply: both codes are off.
   std::optional<json> d = s.Diagnostics(p.uri);
   ASSERT_TRUE(d);
   EXPECT_TRUE((*d)["diagnostics"].empty()) << d->dump();
 
   // Fixed on disk and announced: the file's diagnostics are cleared, the module re-analysed.
-  p.Write("tvmls.toml", "era = \"classic\"\n[severity]\nshape-mismatch = \"warning\"\n");
+  p.Write("tvmls.toml",
+          "era = \"classic\"\n[severity]\nshape-mismatch = \"warning\"\n"
+          "return-annotation-mismatch = \"warning\"\n");
   s.client().SendNotification(
       "workspace/didChangeWatchedFiles",
       {{"changes", json::array({{{"uri", config_uri}, {"type", 2}}})}});
@@ -106,7 +115,8 @@ TEST(ProjectConfigLsp, BrokenConfigurationIsReportedOnItsFileAndClearedWhenFixed
   EXPECT_TRUE((*config)["diagnostics"].empty()) << config->dump();
   d = s.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=2", "shape-mismatch=2"}));
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=2", "return-annotation-mismatch=2"}));
 }
 
 TEST(ProjectConfigLsp, AnEditPicksUpAChangedConfigurationWithoutANotification) {
@@ -115,12 +125,14 @@ TEST(ProjectConfigLsp, AnEditPicksUpAChangedConfigurationWithoutANotification) {
   s.Open(p.uri, kModule);
   std::optional<json> d = s.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=1", "shape-mismatch=2"}));
-  p.Write("tvmls.toml", "[severity]\nshape-mismatch = \"hint\"\n");
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=1", "return-annotation-mismatch=3"}));
+  p.Write("tvmls.toml", "[severity]\nshape-mismatch = \"hint\"\nreturn-annotation-mismatch = \"hint\"\n");
   s.Change(p.uri, 2, json::array({{{"text", std::string(kModule) + "\n"}}}));
   d = s.Diagnostics(p.uri);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Severities(*d), (std::vector<std::string>{"shape-mismatch=4", "shape-mismatch=4"}));
+  EXPECT_EQ(Severities(*d),
+            (std::vector<std::string>{"shape-mismatch=4", "return-annotation-mismatch=4"}));
 }
 
 TEST(ProjectConfigLsp, UrisOfOtherSchemesHaveNoConfiguration) {
