@@ -315,6 +315,52 @@ struct Analyzer::Impl {
 
   void AnalyzeTop(Top* top, std::string_view text, const ModuleContext& base, RunStats* stats);
 
+  // ---- The steps of a run (Analyzer::Run calls them in this order).
+
+  // What one run knows as it goes.
+  struct RunState {
+    uint64_t gen = 0;                    // this run's generation
+    bool incremental = false;            // the edit log since the last run is usable
+    std::vector<EditSpan> edits;         // that log (empty when not incremental)
+    uint32_t lo = 0, hi = 0;             // the window of changed text, in current offsets
+    std::set<std::string> flipped;       // Python names that came or went
+    std::set<std::string> flipped_uses;  // names whose expected-failure-by-use may change
+  };
+  // An edit log longer than this is treated as a full replacement: mapping slots through each
+  // edit costs O(edits * statements), and a client sending that many edits between two runs is
+  // rewriting the file anyway.
+  static constexpr size_t kMaxEditsPerRun = 64;
+  // The printer's header comments are read before at most this many statements (`mod.show()`
+  // prints them first; a few imports may precede them in a hand-edited file).
+  static constexpr int kHeaderStatements = 8;
+  // Discovery depends on the aliases that discovery finds: a new alias set is retried at most
+  // this many times (two suffice: the second run sees every import).
+  static constexpr int kMaxDiscoveryAttempts = 3;
+
+  // 1. Maps the last run's statement places through the document's edit log: statements an
+  //    edit touched are marked damaged, the rest move; sets run->incremental, edits and the
+  //    window [lo, hi] of changed text. Without a usable log everything is the window.
+  void MapEdits(const Document& doc, RunState* run);
+  // 2. Rescans the top-level statements (all of them when `whole`, else from the first the
+  //    window touches to the first unchanged one after it) into `order`; statements found
+  //    again keep their results, new ones are discovered and counted into the file's names.
+  void Rescan(RunState* run, TSNode root, std::string_view text, bool whole, RunStats* stats);
+  //    The file's aliases: header comments, every statement's imports, the era setting.
+  Aliases FileAliases(TSNode root, std::string_view text, Era era) const;
+  //    Rescan, then resolve the aliases; a changed alias set starts discovery over (at most
+  //    kMaxDiscoveryAttempts times) and a changed lowering hash drops every result.
+  void ScanStatements(const Document& doc, Era era, RunState* run, RunStats* stats);
+  // 3. Statements whose results depend on a name that came or went are analysed again.
+  void MarkStale(const RunState& run, bool check_uses);
+  // 4. Lowers and checks every statement not analysed yet; returns whether the file has
+  //    TVMScript.
+  bool AnalyzeStatements(const Document& doc, const AnalysisOptions& options, const RunState& run,
+                         RunStats* stats);
+  // 5. The file's diagnostics in position order, suppressions applied (fills `diagnostics`).
+  void AssembleDiagnostics(const Document& doc, const RunState& run);
+  //    Function results no statement claimed in this run are dropped.
+  void DropOrphans(uint64_t gen);
+
   // A statement that is gone: its functions' results are dropped at the end of the run unless
   // a new statement (the edited version of this one) claimed them.
   void Forget(Top* top) {
@@ -586,44 +632,18 @@ const FileModel* Analyzer::Model() const {
   return &impl.model;
 }
 
-void Analyzer::Run(const Document& doc) {
-  Impl& impl = *impl_;
-  stats_ = RunStats{};
-  impl.diagnostics.clear();
-  impl.root_errors.clear();
-  impl.model_valid = false;
-  if (!doc.Refusal().empty()) {
-    has_tvmscript_ = true;
-    impl.Clear();
-    Diagnostic d;
-    d.range = {doc.RefusalOffset(), doc.RefusalOffset()};
-    d.code = "syntax-error";
-    d.message = doc.Refusal();
-    impl.root_errors.push_back(std::move(d));
-    impl.diagnostics.push_back(&impl.root_errors.back());
-    return;
-  }
-  std::string_view text = doc.Text();
-  TSNode root = doc.Root();
-  const uint64_t gen = ++impl.generation;
-  if (options_.assumed_upper_bound != impl.upper_bound ||
-      options_.expected_failures != impl.expected_failures) {
-    impl.Clear();
-    impl.upper_bound = options_.assumed_upper_bound;
-    impl.expected_failures = options_.expected_failures;
-  }
-
-  // 1. Where can statements have changed? The document's edit log maps the last run's places to
-  //    the current text; statements an edit touched are "damaged". Without a usable log (first
-  //    run, another document, a full replacement) everything is.
-  std::vector<EditSpan> edits;
-  bool incremental = impl.doc_id == doc.Id() && doc.EditsSince(impl.doc_revision, &edits) && edits.size() <= 64;
-  uint32_t lo = 0, hi = static_cast<uint32_t>(text.size());
-  if (incremental) {
+void Analyzer::Impl::MapEdits(const Document& doc, RunState* run) {
+  std::vector<EditSpan>& edits = run->edits;
+  uint32_t& lo = run->lo;
+  uint32_t& hi = run->hi;
+  lo = 0;
+  hi = static_cast<uint32_t>(doc.Text().size());
+  run->incremental = doc_id == doc.Id() && doc.EditsSince(doc_revision, &edits) && edits.size() <= kMaxEditsPerRun;
+  if (run->incremental) {
     bool any = false;
     for (const EditSpan& e : edits) {
       int64_t delta = static_cast<int64_t>(e.new_end) - e.old_end;
-      for (Impl::Slot& slot : impl.order) {
+      for (Slot& slot : order) {
         if (slot.end < e.begin) continue;
         if (slot.start > e.old_end) {
           slot.start = static_cast<uint32_t>(slot.start + delta);
@@ -651,7 +671,7 @@ void Analyzer::Run(const Document& doc) {
       }
     }
     if (!any) lo = hi = 0;
-    for (const Impl::Slot& slot : impl.order) {
+    for (const Slot& slot : order) {
       if (slot.damaged) {
         lo = std::min(lo, slot.start);
         hi = std::max(hi, slot.end);
@@ -659,303 +679,337 @@ void Analyzer::Run(const Document& doc) {
     }
   }
 
-  // 2. Rescan the top-level statements from the first one the window touches until the first
-  //    unchanged one after it; the slots in between are replaced. Statements found again (same
-  //    node, or same text) keep their results; the others are discovered.
-  std::set<std::string> flipped;
-  std::set<std::string> flipped_uses;  // names whose expected-failure-by-use decision may change
-  // `whole`: every top-level statement is looked at (statements found again by node or by text
-  // still keep their results).
-  auto rescan = [&](bool whole) {
-    std::vector<Impl::Slot>& order = impl.order;
-    size_t first = 0;
-    TSTreeCursor cursor = ts_tree_cursor_new(root);
-    bool have = false;
-    if (whole) {
-      have = ts_tree_cursor_goto_first_child(&cursor);
-    } else if (!edits.empty()) {
-      // Start one statement before the change (the statement an edit touches may now begin
-      // earlier).
-      auto at = [&](uint32_t pos) {
-        return static_cast<size_t>(
-            std::partition_point(order.begin(), order.end(), [&](const Impl::Slot& x) { return x.end < pos; }) -
-            order.begin());
-      };
-      size_t i = at(lo);
-      if (i > 0) --i;
-      uint32_t from = i < order.size() ? std::min(lo, order[i].start) : lo;
-      have = ts_tree_cursor_goto_first_child_for_byte(&cursor, from) >= 0;
-      if (have) from = std::min(from, ts_node_start_byte(ts_tree_cursor_current_node(&cursor)));
-      first = at(from);
-    } else {
-      first = order.size();  // nothing changed
-    }
-    // Old statements of the stretch may be claimed by the nodes scanned (marked as the scan passes
-    // them, and all of them once the stretch is known).
-    size_t marked = first;
-    auto mark_until = [&](size_t end_index, uint32_t pos) {
-      for (; marked < end_index && (pos == UINT32_MAX || order[marked].start <= pos); ++marked) {
-        Impl::Top* top = order[marked].top;
-        top->candidate = gen;
-        auto mark = [&](const FoundFunction& f) {
-          if (Impl::Cached* c = impl.cache.Find(f.def.id)) {
-            c->reclaimable = gen;
-            impl.reclaimable_generation = gen;
-          }
-        };
-        for (const FoundModule& m : top->found.modules) {
-          for (const FoundFunction& f : m.functions) mark(f);
-        }
-        for (const FoundFunction& f : top->found.standalone) mark(f);
-      }
-    };
-    std::vector<Impl::Slot> fresh;
-    size_t stop = order.size();
-    size_t next_old = first;
-    for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
-      TSNode child = ts_tree_cursor_current_node(&cursor);
-      if (!IsStatementNode(child)) continue;
-      ++stats_.statements_scanned;
-      uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
-      std::string_view child_text = TextOf(child, text);
-      if (!whole && start > hi) {
-        // The unchanged rest begins at an old statement that starts here and is this node.
-        while (next_old < order.size() && order[next_old].start < start) ++next_old;
-        if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
-            impl.tops.Find(child.id) == order[next_old].top && order[next_old].top->text == child_text) {
-          stop = next_old;
-          break;
-        }
-      }
-      mark_until(order.size(), end);
-      Impl::Top* top = impl.tops.Find(child.id);
-      if (top != nullptr && (top->candidate != gen || top->generation == gen || top->text != child_text)) {
-        impl.tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
-        top = nullptr;
-      }
-      bool clean = !ts_node_has_error(child);
-      uint32_t column = ts_node_start_point(child).column;
-      if (top == nullptr && clean && marked > first) {
-        // The same text as a statement of the last run: its results hold, at a new offset.
-        top = impl.tops.Rekey(child.id, child_text, [&](const Impl::Top& old) {
-          return old.candidate == gen && old.generation != gen && old.clean && old.column == column;
-        });
-        if (top != nullptr) {
-          Discovery found;
-          Discover(child, text, impl.aliases, &found);
-          impl.RekeyFunctions(top->found, found);
-          top->found = std::move(found);
-          top->discovered = gen;
-        }
-      }
-      if (top == nullptr) {
-        top = &impl.tops.Insert(child.id, child_text);
-        top->clean = clean;
-        top->column = column;
-        Discover(child, text, impl.aliases, &top->found);
-        top->discovered = gen;
-        impl.Count(top->found, +1, &flipped);
-        if (!Impl::IsUnitStatement(child, top->found)) CollectNameUses(child, text, &top->uses);
-        impl.CountUses(top->uses, +1, &flipped_uses);
-      }
-      top->node = child;
-      top->generation = gen;
-      Impl::Slot slot;
-      slot.top = top;
-      slot.start = start;
-      slot.end = end;
-      slot.clean = clean;
-      if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
-        slot.indent = static_cast<int32_t>(IndentationAt(text, start));
-      }
-      fresh.push_back(slot);
-    }
-    ts_tree_cursor_delete(&cursor);
-    if (first > stop) first = stop;
-    mark_until(stop, UINT32_MAX);
-    // Statements of the replaced stretch that nothing claimed are gone.
-    for (size_t k = first; k < stop; ++k) {
-      Impl::Top* top = order[k].top;
-      if (top->generation == gen) continue;
-      impl.Count(top->found, -1, &flipped);
-      impl.CountUses(top->uses, -1, &flipped_uses);
-      impl.Forget(top);
-      impl.tops.Erase(top->key);
-    }
-    order.erase(order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(stop));
-    order.insert(order.begin() + static_cast<long>(first), fresh.begin(), fresh.end());
-  };
+}
 
+void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, bool whole,
+                             RunStats* stats) {
+    size_t first = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool have = false;
+  if (whole) {
+    have = ts_tree_cursor_goto_first_child(&cursor);
+  } else if (!run->edits.empty()) {
+    // Start one statement before the change (the statement an edit touches may now begin
+    // earlier).
+    auto at = [&](uint32_t pos) {
+      return static_cast<size_t>(
+          std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
+          order.begin());
+    };
+    size_t i = at(run->lo);
+    if (i > 0) --i;
+    uint32_t from = i < order.size() ? std::min(run->lo, order[i].start) : run->lo;
+    have = ts_tree_cursor_goto_first_child_for_byte(&cursor, from) >= 0;
+    if (have) from = std::min(from, ts_node_start_byte(ts_tree_cursor_current_node(&cursor)));
+    first = at(from);
+  } else {
+    first = order.size();  // nothing changed
+  }
+  // Old statements of the stretch may be claimed by the nodes scanned (marked as the scan passes
+  // them, and all of them once the stretch is known).
+  size_t marked = first;
+  auto mark_until = [&](size_t end_index, uint32_t pos) {
+    for (; marked < end_index && (pos == UINT32_MAX || order[marked].start <= pos); ++marked) {
+      Top* top = order[marked].top;
+      top->candidate = run->gen;
+      auto mark = [&](const FoundFunction& f) {
+        if (Impl::Cached* c = cache.Find(f.def.id)) {
+          c->reclaimable = run->gen;
+          reclaimable_generation = run->gen;
+        }
+      };
+      for (const FoundModule& m : top->found.modules) {
+        for (const FoundFunction& f : m.functions) mark(f);
+      }
+      for (const FoundFunction& f : top->found.standalone) mark(f);
+    }
+  };
+  std::vector<Slot> fresh;
+  size_t stop = order.size();
+  size_t next_old = first;
+  for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode child = ts_tree_cursor_current_node(&cursor);
+    if (!IsStatementNode(child)) continue;
+    ++stats->statements_scanned;
+    uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
+    std::string_view child_text = TextOf(child, text);
+    if (!whole && start > run->hi) {
+      // The unchanged rest begins at an old statement that starts here and is this node.
+      while (next_old < order.size() && order[next_old].start < start) ++next_old;
+      if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
+          tops.Find(child.id) == order[next_old].top && order[next_old].top->text == child_text) {
+        stop = next_old;
+        break;
+      }
+    }
+    mark_until(order.size(), end);
+    Top* top = tops.Find(child.id);
+    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text)) {
+      tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
+      top = nullptr;
+    }
+    bool clean = !ts_node_has_error(child);
+    uint32_t column = ts_node_start_point(child).column;
+    if (top == nullptr && clean && marked > first) {
+      // The same text as a statement of the last run: its results hold, at a new offset.
+      top = tops.Rekey(child.id, child_text, [&](const Top& old) {
+        return old.candidate == run->gen && old.generation != run->gen && old.clean && old.column == column;
+      });
+      if (top != nullptr) {
+        Discovery found;
+        Discover(child, text, aliases, &found);
+        RekeyFunctions(top->found, found);
+        top->found = std::move(found);
+        top->discovered = run->gen;
+      }
+    }
+    if (top == nullptr) {
+      top = &tops.Insert(child.id, child_text);
+      top->clean = clean;
+      top->column = column;
+      Discover(child, text, aliases, &top->found);
+      top->discovered = run->gen;
+      Count(top->found, +1, &run->flipped);
+      if (!Impl::IsUnitStatement(child, top->found)) CollectNameUses(child, text, &top->uses);
+      CountUses(top->uses, +1, &run->flipped_uses);
+    }
+    top->node = child;
+    top->generation = run->gen;
+    Slot slot;
+    slot.top = top;
+    slot.start = start;
+    slot.end = end;
+    slot.clean = clean;
+    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
+      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
+    }
+    fresh.push_back(slot);
+  }
+  ts_tree_cursor_delete(&cursor);
+  if (first > stop) first = stop;
+  mark_until(stop, UINT32_MAX);
+  // Statements of the replaced stretch that nothing claimed are gone.
+  for (size_t k = first; k < stop; ++k) {
+    Top* top = order[k].top;
+    if (top->generation == run->gen) continue;
+    Count(top->found, -1, &run->flipped);
+    CountUses(top->uses, -1, &run->flipped_uses);
+    Forget(top);
+    tops.Erase(top->key);
+  }
+  order.erase(order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(stop));
+  order.insert(order.begin() + static_cast<long>(first), fresh.begin(), fresh.end());
+}
+
+Aliases Analyzer::Impl::FileAliases(TSNode root, std::string_view text, Era era) const {
+  // The printer's header comments (`# from tvm.script import tir as T`) before the first
+  // statements.
+  Aliases out;
+  bool saw_tir = false, saw_tirx = false;
+  int non_comments = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool have = ts_tree_cursor_goto_first_child(&cursor); have && non_comments <= kHeaderStatements;
+       have = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode c = ts_tree_cursor_current_node(&cursor);
+    if (std::strcmp(ts_node_type(c), "comment") != 0) {
+      ++non_comments;
+    } else if (auto a = HeaderComment(TextOf(c, text))) {
+      AddAlias(&out, &saw_tir, &saw_tirx, a->first, a->second);
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  for (const auto& [a, count] : alias_count) AddAlias(&out, &saw_tir, &saw_tirx, a.first, a.second);
+  if (saw_tir != saw_tirx) {
+    out.classic = saw_tir;
+    out.current = saw_tirx;
+  }
+  if (era == Era::kClassic) {
+    out.classic = true;
+    out.current = false;
+  } else if (era == Era::kCurrent) {
+    out.classic = false;
+    out.current = true;
+  }
+  return out;
+}
+
+void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run, RunStats* stats) {
+  std::string_view text = doc.Text();
+  TSNode root = doc.Root();
   // Discovery needs the aliases, which come from every statement: when they turn out different
   // from the ones discovery used, everything is discovered again with the new ones.
-  if (!incremental) impl.Clear();
+  if (!run->incremental) Clear();
   // Where the text parses without errors, now and the last time outside what the edits touched,
   // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
   // weighs each parse version's errors against the others', and a new error can change how text
   // far before it parses), so otherwise every statement is looked at.
-  bool whole = !incremental || ts_node_has_error(root);
-  for (size_t k = 0; k < impl.order.size() && !whole; ++k) {
-    const Impl::Slot& slot = impl.order[k];
-    if (!slot.clean && !slot.damaged) {
-      whole = true;
-      break;
-    }
+  bool whole = !run->incremental || ts_node_has_error(root);
+  for (size_t k = 0; k < order.size() && !whole; ++k) {
+    if (!order[k].clean && !order[k].damaged) whole = true;
   }
-  for (int attempt = 0;; ++attempt) {
-    rescan(whole);
-    // The printer's header comments (`# from tvm.script import tir as T`) before the first
-    // statements.
-    Aliases aliases;
-    bool saw_tir = false, saw_tirx = false;
-    {
-      int non_comments = 0;
-      TSTreeCursor cursor = ts_tree_cursor_new(root);
-      for (bool have = ts_tree_cursor_goto_first_child(&cursor); have && non_comments <= 8;
-           have = ts_tree_cursor_goto_next_sibling(&cursor)) {
-        TSNode c = ts_tree_cursor_current_node(&cursor);
-        if (std::strcmp(ts_node_type(c), "comment") != 0) {
-          ++non_comments;
-        } else if (auto a = HeaderComment(TextOf(c, text))) {
-          AddAlias(&aliases, &saw_tir, &saw_tirx, a->first, a->second);
-        }
-      }
-      ts_tree_cursor_delete(&cursor);
-    }
-    for (const auto& [a, count] : impl.alias_count) AddAlias(&aliases, &saw_tir, &saw_tirx, a.first, a.second);
-    if (saw_tir != saw_tirx) {
-      aliases.classic = saw_tir;
-      aliases.current = saw_tirx;
-    }
-    if (options_.era == Era::kClassic) {
-      aliases.classic = true;
-      aliases.current = false;
-    } else if (options_.era == Era::kCurrent) {
-      aliases.classic = false;
-      aliases.current = true;
-    }
+  for (int attempt = 1;; ++attempt) {
+    Rescan(run, root, text, whole, stats);
+    Aliases found = FileAliases(root, text, era);
     // Discovery reads only the alias sets; lowering also the era and star imports.
-    uint64_t discovery_hash = AliasSetHash(aliases);
-    uint64_t lowering_hash = HashString(impl.star_imports > 0 ? "*" : "", AliasHash(aliases));
-    impl.aliases = aliases;
-    if (lowering_hash != impl.alias_hash) {
-      impl.alias_hash = lowering_hash;
-      impl.cache.Clear();
-      impl.tops.ForEach([](Impl::Top& top) { top.analysed = false; });
+    uint64_t discovery_hash_now = AliasSetHash(found);
+    uint64_t lowering_hash = HashString(star_imports > 0 ? "*" : "", AliasHash(found));
+    aliases = found;
+    if (lowering_hash != alias_hash) {
+      alias_hash = lowering_hash;
+      cache.Clear();
+      tops.ForEach([](Top& top) { top.analysed = false; });
     }
-    if (discovery_hash == impl.discovery_hash || attempt >= 2) break;
+    if (discovery_hash_now == discovery_hash || attempt >= kMaxDiscoveryAttempts) break;
     // What discovery found may be wrong: start over with the new aliases.
-    impl.discovery_hash = discovery_hash;
-    impl.Clear();
-    flipped.clear();
-    flipped_uses.clear();
+    discovery_hash = discovery_hash_now;
+    Clear();
+    run->flipped.clear();
+    run->flipped_uses.clear();
     whole = true;
   }
-  impl.doc_id = doc.Id();
-  impl.doc_revision = doc.Revision();
+  doc_id = doc.Id();
+  doc_revision = doc.Revision();
+}
 
-  // 3. Python names whose presence changed: statements whose functions looked one up are
-  //    analysed again (with their functions' cached results where still valid).
-  if (!flipped.empty()) {
-    auto looked_up = [&](const std::vector<FunctionRef>& refs) {
-      for (const FunctionRef& r : refs) {
-        for (const auto& [name, was] : r.fn->outer_lookups) {
-          if (flipped.count(name) > 0) return true;
-        }
+void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
+  const std::set<std::string>& flipped = run.flipped;
+  const std::set<std::string>& flipped_uses = run.flipped_uses;
+  if (flipped.empty() && (flipped_uses.empty() || !check_uses)) return;
+  auto looked_up = [&](const std::vector<FunctionRef>& refs) {
+    for (const FunctionRef& r : refs) {
+      for (const auto& [name, was] : r.fn->outer_lookups) {
+        if (flipped.count(name) > 0) return true;
       }
-      return false;
-    };
-    for (const Impl::Slot& slot : impl.order) {
-      Impl::Top* top = slot.top;
-      if (!top->analysed) continue;
-      bool stale = looked_up(top->standalone);
-      for (const ModuleModel& m : top->modules) stale = stale || looked_up(m.functions);
-      if (stale) top->analysed = false;
     }
-  }
-
-  //    Units at the top whose expected-failure-by-use decision may have changed likewise.
-  if (!flipped_uses.empty() && options_.expected_failures) {
-    for (const Impl::Slot& slot : impl.order) {
-      Impl::Top* top = slot.top;
-      if (!top->analysed) continue;
-      bool stale = false;
-      for (const FoundModule& m : top->found.modules) stale = stale || flipped_uses.count(m.name) > 0;
-      for (const FunctionRef& f : top->standalone) stale = stale || flipped_uses.count(f.fn->name) > 0;
-      if (stale) top->analysed = false;
+    return false;
+  };
+  auto unit_named = [&](const Top& top) {
+    if (flipped_uses.empty() || !check_uses) return false;
+    for (const FoundModule& m : top.found.modules) {
+      if (flipped_uses.count(m.name) > 0) return true;
     }
+    for (const FunctionRef& f : top.standalone) {
+      if (flipped_uses.count(f.fn->name) > 0) return true;
+    }
+    return false;
+  };
+  for (const Slot& slot : order) {
+    Top* top = slot.top;
+    if (!top->analysed) continue;
+    bool stale = looked_up(top->standalone) || unit_named(*top);
+    for (const ModuleModel& m : top->modules) stale = stale || looked_up(m.functions);
+    if (stale) top->analysed = false;
   }
+}
 
-  // 4. Analyse the statements that need it; the others' results stay (they move lazily).
+bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOptions& options,
+                                       const RunState& run, RunStats* stats) {
   ModuleContext base_ctx;
-  base_ctx.python_names = &impl.python_names;
-  base_ctx.star_import = impl.star_imports > 0;
-  base_ctx.aliases = &impl.aliases;
-  base_ctx.assumed_upper_bound = options_.assumed_upper_bound;
-  has_tvmscript_ = false;
-  stats_.statements = static_cast<int>(impl.order.size());
-  for (Impl::Slot& slot : impl.order) {
+  base_ctx.python_names = &python_names;
+  base_ctx.star_import = star_imports > 0;
+  base_ctx.aliases = &aliases;
+  base_ctx.assumed_upper_bound = options.assumed_upper_bound;
+  bool has_tvmscript = false;
+  stats->statements = static_cast<int>(order.size());
+  for (Slot& slot : order) {
     slot.damaged = false;
-    Impl::Top* top = slot.top;
+    Top* top = slot.top;
     if (!top->analysed) {
-      if (top->discovered != gen) {
+      if (top->discovered != run.gen) {
         // `found` and `node` are from an older tree: find the statement again.
-        top->node = TopLevelAt(root, slot.start);
+        top->node = TopLevelAt(doc.Root(), slot.start);
         top->found = Discovery{};
-        Discover(top->node, text, impl.aliases, &top->found);
-        top->discovered = gen;
+        Discover(top->node, doc.Text(), aliases, &top->found);
+        top->discovered = run.gen;
       }
-      impl.AnalyzeTop(top, text, base_ctx, &stats_);
+      AnalyzeTop(top, doc.Text(), base_ctx, stats);
     }
-    stats_.functions += top->functions;
-    has_tvmscript_ = has_tvmscript_ || !top->found.modules.empty() || !top->found.standalone.empty();
+    stats->functions += top->functions;
+    has_tvmscript = has_tvmscript || !top->found.modules.empty() || !top->found.standalone.empty();
   }
+  return has_tvmscript;
+}
 
-  // 5. The file's diagnostics, by position: statements do not overlap and each one's are sorted,
-  //    so this is a concatenation, with the top-level indentation rule's errors at the
-  //    statements they concern.
+void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& run) {
+  // Statements do not overlap and each one's diagnostics are sorted, so this is a concatenation,
+  // with the top-level indentation rule's errors at the statements they concern.
+  IndentationCheck indent;
+  std::vector<SyntaxError> indentation;
+  for (const Slot& slot : order) {
+    if (slot.indent >= 0) indent.Check(slot.start, slot.indent, &indentation);
+  }
+  for (const SyntaxError& e : indentation) root_errors.push_back(SyntaxDiagnostic(e));
+  size_t next_root = 0;
+  for (const Slot& slot : order) {
+    while (next_root < root_errors.size() && root_errors[next_root].range.begin <= slot.start) {
+      diagnostics.push_back(&root_errors[next_root++]);
+    }
+    Top* top = slot.top;
+    if (top->diagnostics.empty()) continue;
+    int64_t delta = static_cast<int64_t>(slot.start) - top->diag_base;
+    if (delta != 0) {
+      for (Diagnostic& d : top->diagnostics) Shift(&d, delta);
+      top->diag_base = slot.start;
+    }
+    for (const Diagnostic& d : top->diagnostics) diagnostics.push_back(&d);
+  }
+  for (; next_root < root_errors.size(); ++next_root) diagnostics.push_back(&root_errors[next_root]);
+
+  // Suppression comments (check/suppressions.h): drop what they cover, report the unused ones.
+  // After an edit only the lines it touched are read again (a full pass over a 4 MB file costs
+  // about 0.4 ms); from scratch, one memchr pass for '#'.
+  if (run.incremental && suppressions_known) {
+    UpdateSuppressions(doc, run.edits, &suppressions);
+  } else {
+    suppressions = FindSuppressions(doc);
+  }
+  suppressions_known = true;
+  diagnostics = ApplySuppressions(doc, suppressions, diagnostics, &unused_suppressions);
+}
+
+void Analyzer::Impl::DropOrphans(uint64_t gen) {
+  for (const void* id : orphans) {
+    Cached* c = cache.Find(id);
+    if (c != nullptr && c->generation != gen && c->reclaimable == gen) cache.Erase(id);
+  }
+  orphans.clear();
+}
+
+void Analyzer::Run(const Document& doc) {
+  Impl& impl = *impl_;
+  stats_ = RunStats{};
+  impl.diagnostics.clear();
+  impl.root_errors.clear();
+  impl.model_valid = false;
+  if (!doc.Refusal().empty()) {
+    has_tvmscript_ = true;
+    impl.Clear();
+    Diagnostic d;
+    d.range = {doc.RefusalOffset(), doc.RefusalOffset()};
+    d.code = "syntax-error";
+    d.message = doc.Refusal();
+    impl.root_errors.push_back(std::move(d));
+    impl.diagnostics.push_back(&impl.root_errors.back());
+    return;
+  }
+  if (options_.assumed_upper_bound != impl.upper_bound ||
+      options_.expected_failures != impl.expected_failures) {
+    impl.Clear();
+    impl.upper_bound = options_.assumed_upper_bound;
+    impl.expected_failures = options_.expected_failures;
+  }
+  Impl::RunState run;
+  run.gen = ++impl.generation;
+  impl.MapEdits(doc, &run);                              // 1. what the edits touched
+  impl.ScanStatements(doc, options_.era, &run, &stats_);  // 2. statements and aliases
+  impl.MarkStale(run, options_.expected_failures);        // 3. what depends on changed names
+  has_tvmscript_ = impl.AnalyzeStatements(doc, options_, run, &stats_);  // 4. lower and check
   if (has_tvmscript_) {
-    IndentationCheck indent;
-    std::vector<SyntaxError> indentation;
-    for (const Impl::Slot& slot : impl.order) {
-      if (slot.indent >= 0) indent.Check(slot.start, slot.indent, &indentation);
-    }
-    for (const SyntaxError& e : indentation) impl.root_errors.push_back(SyntaxDiagnostic(e));
-    size_t next_root = 0;
-    for (const Impl::Slot& slot : impl.order) {
-      while (next_root < impl.root_errors.size() && impl.root_errors[next_root].range.begin <= slot.start) {
-        impl.diagnostics.push_back(&impl.root_errors[next_root++]);
-      }
-      Impl::Top* top = slot.top;
-      if (top->diagnostics.empty()) continue;
-      int64_t delta = static_cast<int64_t>(slot.start) - top->diag_base;
-      if (delta != 0) {
-        for (Diagnostic& d : top->diagnostics) Shift(&d, delta);
-        top->diag_base = slot.start;
-      }
-      for (const Diagnostic& d : top->diagnostics) impl.diagnostics.push_back(&d);
-    }
-    for (; next_root < impl.root_errors.size(); ++next_root) impl.diagnostics.push_back(&impl.root_errors[next_root]);
-
-    // 6. Suppression comments (check/suppressions.h): drop what they cover, report the unused
-    //    ones. After an edit only the lines it touched are read again (a full pass over a 4 MB
-    //    file costs about 0.4 ms); from scratch, one memchr pass for '#'.
-    if (incremental && impl.suppressions_known) {
-      UpdateSuppressions(doc, edits, &impl.suppressions);
-    } else {
-      impl.suppressions = FindSuppressions(doc);
-    }
-    impl.suppressions_known = true;
-    impl.diagnostics = ApplySuppressions(doc, impl.suppressions, impl.diagnostics, &impl.unused_suppressions);
+    impl.AssembleDiagnostics(doc, run);                   // 5. the file's diagnostics
   } else {
     impl.suppressions_known = false;
   }
-
-  for (const void* id : impl.orphans) {
-    Impl::Cached* c = impl.cache.Find(id);
-    if (c != nullptr && c->generation != gen && c->reclaimable == gen) impl.cache.Erase(id);
-  }
-  impl.orphans.clear();
-
+  impl.DropOrphans(run.gen);
   // Keep the analysed tree alive so cached node identities cannot be reused by new nodes.
   TSTree* copy = ts_tree_copy(doc.Tree());
   if (impl.held != nullptr) ts_tree_delete(impl.held);
