@@ -3,6 +3,7 @@
 // buffer-index-out-of-bounds.
 #include <algorithm>
 
+#include "check/check.h"
 #include "model/annotation.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
@@ -260,142 +261,46 @@ class PrimLowering {
     return decl;
   }
 
+  // Reports `axis_separators=[...]` (all constant) to the checks.
   void CheckAxisSeparators(const BufferDecl& decl, const CallArgs& args) {
     TSNode value = Keyword(args, "axis_separators");
     if (ts_node_is_null(value) || !decl.shape) return;
     value = Unparen(value);
     if (!Is(value, "list") && !Is(value, "tuple")) return;
-    std::vector<TSNode> items;
-    std::vector<int64_t> seps;
+    check::AxisSeparators event;
+    event.buffer = &decl;
     for (TSNode c : NamedChildren(value)) {
       if (Is(c, "comment")) continue;
       auto v = IntValue(c, text_);
       if (!v) return;  // symbolic separators: unknown, silent
-      items.push_back(c);
-      seps.push_back(*v);
+      event.item_ranges.push_back(Rel(c));
+      event.values.push_back(*v);
     }
-    if (seps.empty()) return;
-    const int64_t rank = static_cast<int64_t>(decl.shape->size());
-    const std::string who = decl.name.empty() ? std::string("the buffer") : "buffer `" + decl.name + "`";
-    const std::string rank_text = " (rank " + std::to_string(rank) + ")";
-    TSNode keyword_node{};
+    if (event.values.empty()) return;
+    event.list_range = Rel(value);
     for (TSNode k : args.keyword_nodes) {
-      if (TextOf(Field(k, "name"), text_) == "axis_separators") keyword_node = k;
+      if (TextOf(Field(k, "name"), text_) == "axis_separators") event.keyword_removal = KeywordRemoval(k);
     }
-    auto related = [&]() {
-      std::vector<RelatedLocation> out;
-      if (!decl.shape_range.empty()) {
-        out.push_back({decl.shape_range, who + " has shape " + types::PrintShape(*decl.shape)});
-      }
-      return out;
-    };
-    // Errors: the constructor's rule (v0.18+): non-negative, non-decreasing, <= rank.
-    bool error = false;
-    for (size_t i = 0; i < seps.size(); ++i) {
-      std::string msg;
-      if (seps[i] < 0) {
-        msg = "axis_separators[" + std::to_string(i) + "] = " + std::to_string(seps[i]) +
-              " is negative; separators must be within 0.." + std::to_string(rank) + rank_text;
-      } else if (seps[i] > rank) {
-        msg = "axis_separators[" + std::to_string(i) + "] = " + std::to_string(seps[i]) +
-              " is beyond the rank of " + who + rank_text +
-              "; separators must be non-decreasing and within 0.." + std::to_string(rank);
-      } else if (i > 0 && seps[i] < seps[i - 1]) {
-        msg = "axis_separators must be non-decreasing, but axis_separators[" +
-              std::to_string(i - 1) + "] = " + std::to_string(seps[i - 1]) + " > axis_separators[" +
-              std::to_string(i) + "] = " + std::to_string(seps[i]);
-      }
-      if (msg.empty()) continue;
-      error = true;
-      Diagnostic d;
-      d.range = Rel(items[i]);
-      d.severity = Severity::kError;
-      d.code = "invalid-axis-separators";
-      d.message = msg;
-      d.related = related();
-      d.fixes = SeparatorFixes(seps, rank, value, keyword_node, i > 0 && seps[i] < seps[i - 1] &&
-                                                                             seps[i] >= 0 && seps[i] <= rank);
-      fn_->diagnostics.push_back(std::move(d));
-    }
-    // `[0]` on a 0-d buffer is what TVM's own set_axis_separator writes: not worth a warning.
-    if (error || rank == 0) return;
-    // Warnings: legal since v0.18 but a physical axis is left without logical axes.
-    for (size_t i = 0; i < seps.size(); ++i) {
-      std::string msg;
-      if (i == 0 && seps[0] == 0) {
-        msg = "axis_separators[0] = 0 leaves the first physical axis of " + who +
-              " without input axes; TVM <= 0.17 rejects this in FlattenBuffer, newer TVM makes an "
-              "extent-1 axis";
-      } else if (i > 0 && seps[i] == seps[i - 1]) {
-        msg = "axis_separators[" + std::to_string(i) + "] repeats " + std::to_string(seps[i]) +
-              ", leaving a physical axis of " + who + " without input axes";
-      } else if (i + 1 == seps.size() && seps[i] == rank) {
-        msg = "separator " + std::to_string(seps[i]) + " leaves the last physical axis of " + who +
-              rank_text +
-              " without input axes; TVM <= 0.17 fails in FlattenBuffer ('Last output axis must "
-              "contain at least one input axis'), newer TVM produces an extent-1 axis";
-      }
-      if (msg.empty()) continue;
-      Diagnostic d;
-      d.range = Rel(items[i]);
-      d.severity = Severity::kWarning;
-      d.code = "invalid-axis-separators";
-      d.message = msg;
-      d.related = related();
-      d.fixes = SeparatorFixes(seps, rank, value, keyword_node, false);
-      fn_->diagnostics.push_back(std::move(d));
-    }
+    checks().Report(&check::Check::OnAxisSeparators, event);
   }
 
-  // Fixes: keep only separators strictly inside (0, rank), increasing; or sort (decreasing case).
-  std::vector<Fix> SeparatorFixes(const std::vector<int64_t>& seps, int64_t rank,
-                                  TSNode list, TSNode keyword,
-                                  bool offer_sort) {
-    std::vector<Fix> fixes;
-    auto print = [&](const std::vector<int64_t>& v) {
-      std::string s = "[";
-      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-      return s + "]";
-    };
-    if (offer_sort) {
-      std::vector<int64_t> sorted = seps;
-      std::sort(sorted.begin(), sorted.end());
-      Fix f;
-      f.title = "Sort axis_separators to " + print(sorted);
-      f.preferred = true;
-      f.edits.push_back({Rel(list), print(sorted)});
-      fixes.push_back(std::move(f));
-    }
-    std::vector<int64_t> kept;
-    for (int64_t s : seps) {
-      if (s > 0 && s < rank && (kept.empty() || s > kept.back())) kept.push_back(s);
-    }
-    Fix drop;
-    drop.preferred = !offer_sort;
-    if (kept.empty() && !ts_node_is_null(keyword)) {
-      drop.title = "Remove axis_separators";
-      // Delete `, axis_separators=[...]` including the comma before it.
-      uint32_t begin = ts_node_start_byte(keyword), end = ts_node_end_byte(keyword);
-      uint32_t b = begin;
-      while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\n' || text_[b - 1] == '\t')) --b;
-      if (b > 0 && text_[b - 1] == ',') {
-        begin = b - 1;
-      } else {
-        // First argument: delete the comma after it instead.
-        uint32_t e = end;
-        while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\n' || text_[e] == '\t')) ++e;
-        if (e < text_.size() && text_[e] == ',') {
-          end = e + 1;
-          while (end < text_.size() && text_[end] == ' ') ++end;
-        }
-      }
-      drop.edits.push_back({Rel(TextRange{begin, end}), ""});
+  // The range that deletes the keyword argument `k` with the comma joining it to its neighbour:
+  // the comma before it, or (first argument) the comma and spaces after it.
+  TextRange KeywordRemoval(TSNode k) const {
+    uint32_t begin = ts_node_start_byte(k), end = ts_node_end_byte(k);
+    uint32_t b = begin;
+    while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\n' || text_[b - 1] == '\t')) --b;
+    if (b > 0 && text_[b - 1] == ',') {
+      begin = b - 1;
     } else {
-      drop.title = "Drop the offending axis separators: " + print(kept);
-      drop.edits.push_back({Rel(list), print(kept)});
+      uint32_t e = end;
+      while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\n' || text_[e] == '\t')) ++e;
+      if (e < text_.size() && text_[e] == ',') {
+        end = e + 1;
+        while (end < text_.size() && text_[end] == ' ') ++end;
+      }
     }
-    fixes.push_back(std::move(drop));
-    return fixes;
+    return Rel(TextRange{begin, end});
   }
 
   void AddBufferSymbol(const BufferDecl& b) {
@@ -519,47 +424,16 @@ class PrimLowering {
       std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
       if (f == "tuple" || f == "list") return;
     }
-    const size_t rank = b.shape->size();
-    TextRange index_range{ts_node_start_byte(indices.empty() ? sub : indices.front()),
-                          ts_node_end_byte(indices.empty() ? sub : indices.back())};
-    // The current era (tirx) reads `A[0]` on a 3-D buffer as a region: fewer indices than the
-    // rank are only wrong in classic-only files.
-    bool partial_ok = aliases_.current;
-    if (indices.size() > rank || (indices.size() < rank && !partial_ok)) {
-      // A 1-index access to a multi-dim buffer is the flattened form only for T.Buffer aliases
-      // with data=...; TVM rejects it for buffers of other rank.
-      Diagnostic d;
-      d.range = Rel(index_range);
-      d.severity = Severity::kError;
-      d.code = "buffer-index-arity";
-      d.message = "buffer `" + name + "` has " + std::to_string(rank) + " dimension" +
-                  (rank == 1 ? "" : "s") + " but is indexed with " + std::to_string(indices.size()) +
-                  " ind" + (indices.size() == 1 ? "ex" : "ices");
-      if (!b.name_range.empty()) {
-        d.related.push_back({b.shape_range.empty() ? b.name_range : b.shape_range,
-                             "`" + name + "` declared with shape " + types::PrintShape(*b.shape)});
-      }
-      fn_->diagnostics.push_back(std::move(d));
-      return;
-    }
-    if (region_only || indices.size() != rank) return;
-    for (size_t k = 0; k < rank; ++k) {
-      auto idx = IntValue(indices[k], text_);
-      auto dim = (*b.shape)[k].AsConst();
-      if (!idx || !dim) continue;
-      if (*idx >= 0 && *idx < *dim) continue;
-      Diagnostic d;
-      d.range = Rel(indices[k]);
-      d.severity = Severity::kError;
-      d.code = "buffer-index-out-of-bounds";
-      d.message = "index " + std::to_string(*idx) + " is out of bounds for dimension " +
-                  std::to_string(k) + " of buffer `" + name + "` (extent " + std::to_string(*dim) + ")";
-      if (!b.shape_range.empty()) {
-        d.related.push_back({b.shape_range, "`" + name + "` declared with shape " +
-                                                types::PrintShape(*b.shape)});
-      }
-      fn_->diagnostics.push_back(std::move(d));
-    }
+    check::BufferAccess access;
+    access.buffer = &b;
+    access.name = name;
+    access.index_range = Rel(TextRange{ts_node_start_byte(indices.empty() ? sub : indices.front()),
+                                       ts_node_end_byte(indices.empty() ? sub : indices.back())});
+    for (TSNode index : indices) access.indices.push_back({Rel(index), IntValue(index, text_)});
+    access.region = region_only;
+    // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
+    access.partial_allowed = aliases_.current;
+    checks().Report(&check::Check::OnBufferAccess, access);
   }
 
   std::string_view text_;
@@ -573,6 +447,12 @@ class PrimLowering {
   std::map<std::string, BufferDecl> buffer_decls_;
   std::set<uint32_t> declared_calls_;
   int region_depth_ = 0;
+  // The checks of this function (check/check.h), made at the first event.
+  std::optional<check::Checks> checks_;
+  check::Checks& checks() {
+    if (!checks_) checks_.emplace(&fn_->diagnostics);
+    return *checks_;
+  }
 };
 
 // `undefined-name` in a PrimFunc, flow-insensitively: a name used anywhere in the function that is

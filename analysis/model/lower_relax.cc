@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "check/check.h"
 #include "model/annotation.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
@@ -188,13 +189,6 @@ class RelaxLowering {
     bool bound = false;  // defined by the signature or a match_cast
     int symbol = -1;
   };
-  struct Storage {
-    std::string name;
-    std::optional<arith::Expr> bytes;
-    TSNode size_node{};
-    bool memory_op = true;  // R.memory (size in bytes) vs R.vm (shape x dtype)
-    int tensors = 0;
-  };
   struct Value {
     StructInfo info = StructInfo::Unknown();
     ops::Literal literal;
@@ -213,11 +207,6 @@ class RelaxLowering {
   struct Escaped {
     TextRange def;
     TSNode output_call{};
-  };
-  struct PendingStorageFix {
-    size_t diagnostic;
-    int storage;
-    arith::Expr need;
   };
 
   TextRange Rel(TSNode n) const {
@@ -646,58 +635,16 @@ class RelaxLowering {
     Value v = LowerValue(value);
     const StructInfo& ret = fn_->relax.ret;
     if (ret.IsUnknown() || v.info.IsUnknown()) return;
-    types::BaseCheckDetail check = types::CheckBase(ret, v.info, facts_);
-    if (check.result != types::BaseCheck::kFailL0) return;
     TSNode ret_node = Field(func_, "return_type");
-    // relax::Function's constructor keeps a return annotation the body contradicts (it uses the
-    // body's type only when that refines the annotation), and nothing checks the returned value
-    // at run time: TVM accepts the module, callers see the annotation. Information by default; a
-    // project raises it with `severity = { return-annotation-mismatch = "warning" }`.
-    Diagnostic& d = Report(value, Severity::kInformation, "return-annotation-mismatch",
-                           "returned value is " + types::Print(v.info, print_) +
-                               " but the function is annotated to return " +
-                               types::Print(ret, print_) + " (" + check.reason +
-                               "); TVM keeps the annotation, so callers see " +
-                               types::Print(ret, print_));
-    d.related.push_back({Rel(ret_node), "return annotation"});
-    if (FullyKnown(v.info)) {
-      Fix f;
-      f.title = "Change the return annotation to " + types::Print(v.info, print_);
-      f.preferred = true;
-      if (std::optional<std::vector<TextEdit>> edits = SpelledAnnotationEdits(ret_node, ret, v.info)) {
-        f.edits = std::move(*edits);
-      } else {
-        f.edits.push_back({Rel(ret_node), types::Print(v.info, print_)});
-      }
-      d.fixes.push_back(std::move(f));
-    }
-  }
-
-  static bool FullyKnown(const StructInfo& s) {
-    switch (s.kind) {
-      case types::Kind::kUnknown: return false;
-      case types::Kind::kTensor: return s.values.has_value() && !s.dtype.empty() && !HasOpaque(*s.values);
-      case types::Kind::kShape: return s.values.has_value() && !HasOpaque(*s.values);
-      case types::Kind::kTuple:
-        for (const StructInfo& f : s.fields) {
-          if (!FullyKnown(f)) return false;
-        }
-        return true;
-      case types::Kind::kPrim: return !s.dtype.empty();
-      case types::Kind::kObject: return true;
-      case types::Kind::kCallable: return false;
-    }
-    return false;
-  }
-  static bool HasOpaque(const std::vector<arith::Expr>& dims) {
-    for (const arith::Expr& e : dims) {
-      for (const auto& t : e.Terms()) {
-        for (const auto& a : t.atoms) {
-          if (a.kind == arith::Atom::Kind::kOpaque) return true;
-        }
-      }
-    }
-    return false;
+    check::Return r;
+    r.value_range = Rel(value);
+    r.value = v.info;
+    r.annotation = ret;
+    r.annotation_range = Rel(ret_node);
+    r.facts = &facts_;
+    r.print = print_;
+    r.respell = [&](const StructInfo& info) { return SpelledAnnotationEdits(ret_node, ret, info); };
+    checks().Report(&check::Check::OnReturn, r);
   }
 
   void Assignment(TSNode assign) {
@@ -768,7 +715,7 @@ class RelaxLowering {
         if (!declared.IsUnknown() && (Is(rhs, "call") || v.info.IsUnknown())) info = declared;
       }
       Define(left, info, Symbol::Kind::kRelaxVar, annotated, v.constant, v.storage);
-      if (v.storage >= 0) storages_[v.storage].name = std::string(TextOf(left, text_));
+      if (v.storage >= 0) storages_[static_cast<size_t>(v.storage)]->name = std::string(TextOf(left, text_));
       if (!match_cast && TextOf(left, text_)[0] != '_' && ProvablyPure(rhs)) {
         removable_.push_back(static_cast<int>(fn_->symbols.size()) - 1);
       }
@@ -807,7 +754,7 @@ class RelaxLowering {
                                " contradicts the value's inferred struct info " +
                                types::Print(v.info, print_) + " (" + check.reason + ")");
     d.related.push_back({Rel(rhs), "value inferred as " + types::Print(v.info, print_)});
-    if (FullyKnown(v.info)) {
+    if (types::FullyKnown(v.info)) {
       Fix f;
       f.title = "Annotate with the inferred struct info " + types::Print(v.info, print_);
       f.preferred = true;
@@ -1446,12 +1393,7 @@ class RelaxLowering {
           !fn_->symbols[static_cast<size_t>(joined->second)].references.empty()) {
         continue;
       }
-      Diagnostic d;
-      d.range = s.definition;
-      d.severity = Severity::kHint;
-      d.code = "unused-binding";
-      d.message = Quote(s.name) + " is never used";
-      fn_->diagnostics.push_back(std::move(d));
+      checks().Report(&check::Check::OnUnusedBinding, check::UnusedBinding{s.name, s.definition});
     }
   }
 
@@ -1574,43 +1516,21 @@ class RelaxLowering {
     return std::nullopt;
   }
 
-  // The bytes a storage allocation provides, as the runtime computes them, or nullopt when
-  // unknown. R.memory.alloc_storage(size, index, scope, dtype): `size` is bytes in scope "global"
-  // (lowering to R.vm.alloc_storage replaces the dtype by uint8), elements of `dtype` in scope
-  // "ipc_memory" (LowerGPUIPCAllocStorage passes shape and dtype to the IPC allocator); other
-  // scopes (textures) size storage their own way: unknown. R.vm.alloc_storage(shape, index,
-  // dtype, scope): prod(shape) * sizeof(dtype) (Allocator::Alloc).
-  static std::optional<arith::Expr> StorageBytes(bool memory_op, std::optional<arith::Expr> size,
-                                                 const std::vector<ops::ArgValue>& values) {
-    if (!size) return std::nullopt;
-    auto arg = [&](size_t i) -> std::optional<std::string> {
-      if (i >= values.size() || !values[i].present) return std::nullopt;
-      return DTypeArg(values[i].literal);
-    };
-    bool elements = !memory_op;
-    size_t scope_index = memory_op ? 2 : 3;
-    bool scope_given = values.size() > scope_index && values[scope_index].present;
-    std::optional<std::string> scope = arg(scope_index);
-    if (scope_given && !scope) return std::nullopt;  // not a literal
-    if (memory_op && scope && *scope == "ipc_memory") elements = true;
-    else if (scope && !scope->empty() && *scope != "global") return std::nullopt;
-    if (!elements) return size;
-    bool dtype_given = values.size() > (memory_op ? 3 : 2) && values[memory_op ? 3 : 2].present;
-    std::optional<std::string> dtype = arg(memory_op ? 3 : 2);
-    if (dtype_given && !dtype) return std::nullopt;
-    std::optional<int64_t> width = dtype ? types::DTypeBytes(*dtype) : std::optional<int64_t>(1);
-    if (!width) return std::nullopt;
-    return *size * arith::Expr(*width);
-  }
-
+  // Records the storage; its id goes with the value (Value::storage) to later alloc_tensor calls.
   int AllocStorage(bool memory_op, const std::vector<TSNode>& nodes, const std::vector<Value>& lowered,
                    const std::vector<ops::ArgValue>& values) {
-    Storage s;
-    s.memory_op = memory_op;
     if (nodes.empty() || ts_node_is_null(nodes[0])) return -1;
-    s.size_node = nodes[0];
-    s.bytes = StorageBytes(memory_op, ShapeProduct(lowered[0]), values);
-    storages_.push_back(std::move(s));
+    check::StorageAlloc s;
+    s.id = static_cast<int>(storages_.size());
+    s.memory_op = memory_op;
+    s.size_range = Rel(nodes[0]);
+    s.size = ShapeProduct(lowered[0]);
+    size_t scope_index = memory_op ? 2 : 3, dtype_index = memory_op ? 3 : 2;
+    s.scope_given = values.size() > scope_index && values[scope_index].present;
+    if (s.scope_given) s.scope = DTypeArg(values[scope_index].literal);
+    s.dtype_given = values.size() > dtype_index && values[dtype_index].present;
+    if (s.dtype_given) s.dtype = DTypeArg(values[dtype_index].literal);
+    storages_.push_back(std::make_unique<check::StorageAlloc>(std::move(s)));
     return static_cast<int>(storages_.size()) - 1;
   }
 
@@ -1619,101 +1539,28 @@ class RelaxLowering {
     if (nodes.size() < 4 || ts_node_is_null(nodes[0]) || ts_node_is_null(nodes[2])) return;
     int sid = lowered[0].storage;
     if (sid < 0) return;
-    Storage& storage = storages_[sid];
-    ++storage.tensors;
-    if (!storage.bytes) return;
-    std::optional<arith::Expr> offset = arith::Expr(0);
-    if (values[1].present) offset = lowered[1].literal.AsExpr();
-    auto elems = ShapeProduct(lowered[2]);
-    auto dtype = values[3].present ? DTypeArg(lowered[3].literal) : std::nullopt;
-    auto width = dtype ? types::DTypeBytes(*dtype) : std::nullopt;
-    if (!offset || !elems || !width) return;
-    arith::Expr need = *offset + *elems * arith::Expr(*width);
-    const arith::Expr& have = *storage.bytes;
-    arith::Facts facts = facts_;
-    if (ctx_->assumed_upper_bound > 0) {
-      std::set<std::string> vars;
-      need.CollectVars(&vars);
-      for (const std::string& var : vars) {
-        if (!facts.RangeOf(var).hi) facts.AddRange(var, {0, ctx_->assumed_upper_bound});
-      }
+    check::TensorView v;
+    v.storage = storages_[static_cast<size_t>(sid)].get();
+    v.shape_range = Rel(nodes[2]);
+    v.offset = arith::Expr(0);
+    if (values[1].present) v.offset = lowered[1].literal.AsExpr();
+    v.elements = ShapeProduct(lowered[2]);
+    if (values[3].present) v.dtype = DTypeArg(lowered[3].literal);
+    v.facts = &facts_;
+    v.assumed_upper_bound = ctx_->assumed_upper_bound;
+    TSNode anchor = dataflow_ ? dataflow_->with_stmt : current_stmt_;
+    if (!ts_node_is_null(anchor)) {
+      v.assert_at = LineStart(text_, ts_node_start_byte(anchor)) - base_;
+      v.assert_indent = IndentOf(text_, ts_node_start_byte(anchor));
     }
-    arith::Tri fits = facts.ProveLessEqual(need, have);
-    if (fits == arith::Tri::kProved) return;
-    std::string sname = storage.name.empty() ? "the storage" : "storage " + Quote(storage.name);
-    std::string need_text = need.ToString();
-    std::string msg;
-    Severity sev;
-    const char* code;
-    if (fits == arith::Tri::kDisproved) {
-      sev = Severity::kError;
-      code = "storage-overflow";
-      msg = "tensor needs " + need_text + " bytes but " + sname + " was allocated with " +
-            have.ToString() + " bytes";
-    } else {
-      sev = Severity::kWarning;
-      code = "storage-may-overflow";
-      msg = "tensor needs " + need_text + " bytes but " + sname + " was allocated with " +
-            have.ToString() + " bytes";
-      // "this only holds for m <= 4" when the need is linear in one variable.
-      std::set<std::string> vars;
-      need.CollectVars(&vars);
-      if (vars.size() == 1 && have.AsConst()) {
-        const std::string& var = *vars.begin();
-        arith::Expr at0 = need.Substitute({{var, arith::Expr(0)}});
-        arith::Expr slope = need.Substitute({{var, arith::Expr(1)}}) - at0;
-        if (at0.AsConst() && slope.AsConst() && *slope.AsConst() > 0 &&
-            need == at0 + arith::Expr::Var(var) * slope) {
-          int64_t limit = (*have.AsConst() - *at0.AsConst());
-          limit = limit < 0 ? -1 : limit / *slope.AsConst();
-          msg += "; this only holds for " + var + " <= " + std::to_string(limit);
-        }
-      }
-      msg += ". The VM's pooled allocator rounds storage up to 4096-byte pages, so an overflow "
-             "is silent until the tensor needs more than the rounded size, and then fails with "
-             "'storage allocation failure'";
-    }
-    Diagnostic& d = Report(nodes[2], sev, code, msg);
-    d.related.push_back({Rel(storage.size_node), sname + " allocated here with " + have.ToString() + " bytes"});
-    // Fix 1 (when this storage backs one tensor): size the storage from the need.
-    pending_storage_fixes_.push_back({fn_->diagnostics.size() - 1, sid, need});
-    // Fix 2: assert the precondition before the allocation.
-    if (fits == arith::Tri::kUnknown) {
-      TSNode anchor = dataflow_ ? dataflow_->with_stmt : current_stmt_;
-      if (!ts_node_is_null(anchor)) {
-        uint32_t at = LineStart(text_, ts_node_start_byte(anchor));
-        std::string indent = IndentOf(text_, ts_node_start_byte(anchor));
-        Fix f;
-        f.title = "Assert " + need_text + " <= " + have.ToString() + " before the allocation";
-        f.edits.push_back({Rel(TextRange{at, at}),
-                           indent + "R.assert_op(" + need_text + " <= " + have.ToString() +
-                               ", format=\"input too large for preallocated storage\")\n"});
-        if (pure_ && !force_pure_) {
-          if (auto e = ImpureDecoratorEdit()) f.edits.push_back(*e);
-        }
-        d.fixes.push_back(std::move(f));
-      }
-    }
-  }
-
-  void FinishStorageFixes() {
-    for (const PendingStorageFix& p : pending_storage_fixes_) {
-      const Storage& s = storages_[p.storage];
-      if (s.tensors != 1 || !s.memory_op) continue;
-      Diagnostic& d = fn_->diagnostics[p.diagnostic];
-      Fix f;
-      f.title = "Allocate the storage from the tensor's size: R.shape([" + p.need.ToString() + "])";
-      f.preferred = true;
-      f.edits.push_back({Rel(s.size_node), "R.shape([" + p.need.ToString() + "])"});
-      d.fixes.insert(d.fixes.begin(), std::move(f));
-      for (size_t i = 1; i < d.fixes.size(); ++i) d.fixes[i].preferred = false;
-    }
+    if (pure_ && !force_pure_) v.impure_edit = ImpureDecoratorEdit();
+    checks().Report(&check::Check::OnTensorView, v);
   }
 
  public:
   void Finish() {
-    FinishStorageFixes();
     FinishUnused();
+    checks().End();
   }
 
  private:
@@ -1933,7 +1780,7 @@ class RelaxLowering {
       }
       derived.push_back(e.Substitute(binding));
     }
-    if (HasOpaque(derived)) return;
+    if (types::HasOpaque(derived)) return;
     std::string text = types::Print(StructInfo::Tensor(derived, b.dtype), print_);
     Fix f;
     f.title = "Change the output struct info to " + text;
@@ -1945,7 +1792,7 @@ class RelaxLowering {
   // Fix for an input that contradicts the callee's buffer: rewrite the buffer's shape, offered
   // when this is the callee's only caller (the analyzer drops it otherwise).
   void SingleCallerBufferFix(const std::string& callee, const BufferDecl& b, const StructInfo& arg) {
-    if (!arg.values || b.shape_range.empty() || HasOpaque(*arg.values)) return;
+    if (!arg.values || b.shape_range.empty() || types::HasOpaque(*arg.values)) return;
     for (const arith::Expr& e : *arg.values) {
       if (!e.AsConst()) return;  // symbolic dims would need declarations in the PrimFunc
     }
@@ -2095,12 +1942,19 @@ class RelaxLowering {
   std::map<std::string, BranchNote> branch_only_;
   std::set<std::string> module_aliases_;
   std::optional<DataflowState> dataflow_;
-  std::vector<Storage> storages_;
-  std::vector<PendingStorageFix> pending_storage_fixes_;
+  // Storages in call order (Value::storage indexes them); stable addresses for the checks.
+  std::vector<std::unique_ptr<check::StorageAlloc>> storages_;
   std::set<std::string> used_after_;
   std::vector<std::pair<std::string, TextRange>> signature_uses_;
   std::set<std::string> reported_unbound_;
   arith::Facts facts_;
+  // The checks of this function (check/check.h), made when the body is lowered: signatures
+  // alone report nothing.
+  std::optional<check::Checks> checks_;
+  check::Checks& checks() {
+    if (!checks_) checks_.emplace(&fn_->diagnostics);
+    return *checks_;
+  }
 };
 
 }  // namespace

@@ -168,6 +168,34 @@ std::string PrintNested(const StructInfo& info, const PrintOptions& options) {
 
 }  // namespace
 
+bool HasOpaque(const std::vector<arith::Expr>& dims) {
+  for (const arith::Expr& e : dims) {
+    for (const auto& t : e.Terms()) {
+      for (const auto& a : t.atoms) {
+        if (a.kind == arith::Atom::Kind::kOpaque) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool FullyKnown(const StructInfo& s) {
+  switch (s.kind) {
+    case Kind::kUnknown: return false;
+    case Kind::kTensor: return s.values.has_value() && !s.dtype.empty() && !HasOpaque(*s.values);
+    case Kind::kShape: return s.values.has_value() && !HasOpaque(*s.values);
+    case Kind::kTuple:
+      for (const StructInfo& f : s.fields) {
+        if (!FullyKnown(f)) return false;
+      }
+      return true;
+    case Kind::kPrim: return !s.dtype.empty();
+    case Kind::kObject: return true;
+    case Kind::kCallable: return false;
+  }
+  return false;
+}
+
 std::string Print(const StructInfo& info, const PrintOptions& options) {
   switch (info.kind) {
     case Kind::kUnknown:

@@ -91,6 +91,12 @@ struct PrintOptions {
   bool current_era = false;
 };
 
+/// Some dim is an opaque value (an expression tvmls does not interpret).
+bool HasOpaque(const std::vector<arith::Expr>& dims);
+/// Everything about `info` is known (every dim non-opaque, every dtype and field), so it can be
+/// written as an annotation.
+bool FullyKnown(const StructInfo& info);
+
 /// TVM printer spelling; kUnknown prints as "" (callers must not show it). A kUnknown nested
 /// in a tuple field or callable parameter/return prints as `R.Object` (`R.Any`), the top type.
 std::string Print(const StructInfo& info, const PrintOptions& options = {});

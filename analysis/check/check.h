@@ -1,0 +1,170 @@
+// Checks: one unit per family of diagnostics, fed by the lowering.
+//
+// Lowering (model/lower_*.cc) turns syntax into the semantic model. While it walks a function it
+// reports what it found as events: plain structs in the model's terms (relative byte ranges,
+// struct info, buffer declarations, facts), never syntax nodes. Each check is a class in a file
+// of its own under check/ that overrides the events it needs and decides, alone, whether there is
+// something to say: its code, severity, message, related locations and fixes. A new check is one
+// new file plus one line in MakeChecks (check/checks.cc).
+//
+// Why events rather than a pass over a stored model: the model is kept for every function of a
+// 100k-line file, and most of what checks read (every buffer access, the facts at each
+// allocation) is needed only while the function is lowered. Events cost nothing to keep.
+//
+// Invariants every check keeps:
+//  - Ranges in events and in diagnostics are relative to the function's start (model/model.h).
+//  - A check emits only the codes listed for it in check/codes.cc, and keeps the severity policy
+//    of check/diagnostic.h: error = provably wrong, warning = may, unknown = silent.
+//  - At most one preferred fix per position across a diagnostic's fixes.
+//  - A check keeps state for one function only: a fresh set is made for each function lowered.
+#ifndef TVMLS_ANALYSIS_CHECK_CHECK_H_
+#define TVMLS_ANALYSIS_CHECK_CHECK_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arith/expr.h"
+#include "arith/facts.h"
+#include "check/diagnostic.h"
+#include "model/model.h"
+#include "types/struct_info.h"
+
+namespace tvmls::analysis::check {
+
+/// Where a check's diagnostics go: the function's diagnostics (relative ranges).
+class Sink {
+ public:
+  explicit Sink(std::vector<Diagnostic>* out) : out_(out) {}
+  /// Appends a diagnostic and returns it for related locations and fixes (valid until the next
+  /// Add).
+  Diagnostic& Add(TextRange range, Severity severity, const char* code, std::string message);
+  /// The diagnostic `index` of this function (for fixes added once more is known).
+  Diagnostic& At(size_t index) { return (*out_)[index]; }
+  size_t size() const { return out_->size(); }
+
+ private:
+  std::vector<Diagnostic>* out_;
+};
+
+// ------------------------------------------------------------------------------------- events
+
+/// `R.memory.alloc_storage(size, index, scope, dtype)` or `R.vm.alloc_storage(shape, index,
+/// dtype, scope)`, as the lowering records it. Arguments that are not literals are nullopt;
+/// `*_given` says whether the argument was written at all.
+struct StorageAlloc {
+  int id = -1;               // the same storage in every TensorView
+  std::string name;          // the variable bound to it ("" when none)
+  TextRange size_range;      // the size / shape argument
+  bool memory_op = true;     // R.memory (true) or R.vm (false)
+  std::optional<arith::Expr> size;  // product of the size argument's dims
+  bool scope_given = false;
+  std::optional<std::string> scope;
+  bool dtype_given = false;
+  std::optional<std::string> dtype;
+};
+
+/// `R.memory.alloc_tensor(storage, offset, shape, dtype)` (or R.vm) on a known storage.
+struct TensorView {
+  const StorageAlloc* storage = nullptr;
+  TextRange shape_range;               // the shape argument
+  std::optional<arith::Expr> offset;   // bytes; 0 when not given
+  std::optional<arith::Expr> elements; // product of the shape's dims
+  std::optional<std::string> dtype;
+  const arith::Facts* facts = nullptr; // what holds at the allocation
+  int64_t assumed_upper_bound = 0;     // the setting (0: none)
+  /// Where a precondition `R.assert_op(...)` would go (the start of the statement's line, or of
+  /// the dataflow block around it) and that line's indentation; nullopt when nowhere.
+  std::optional<uint32_t> assert_at;
+  std::string assert_indent;
+  /// When the function is pure (and not forced pure), the edit that marks it impure: an assert
+  /// is impure, so a fix that adds one needs it too.
+  std::optional<TextEdit> impure_edit;
+};
+
+/// `return value` in a Relax function whose return annotation is known.
+struct Return {
+  TextRange value_range;
+  types::StructInfo value;
+  types::StructInfo annotation;
+  TextRange annotation_range;
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+  /// Edits that rewrite the annotation to `info` in the user's spelling (nullopt: rewrite the
+  /// whole annotation).
+  std::function<std::optional<std::vector<TextEdit>>(const types::StructInfo& info)> respell;
+};
+
+/// A pure Relax binding that nothing reads, decided by the lowering's name resolution.
+struct UnusedBinding {
+  std::string name;
+  TextRange definition;
+};
+
+/// `B[i, j]` on a buffer with a known shape, in a PrimFunc.
+struct BufferAccess {
+  const BufferDecl* buffer = nullptr;
+  std::string name;       // as spelled at the access
+  TextRange index_range;  // from the first index to the last (the subscript when none)
+  struct Index {
+    TextRange range;
+    std::optional<int64_t> value;  // a constant index
+  };
+  std::vector<Index> indices;
+  /// A region (`A[0:4, j]`) rather than a point: only the arity is checked.
+  bool region = false;
+  /// Fewer indices than the rank are a region in the current era (`A[0]` of a 3-D buffer).
+  bool partial_allowed = false;
+};
+
+/// `axis_separators=[...]` of a buffer declaration with a known rank, every separator constant.
+struct AxisSeparators {
+  const BufferDecl* buffer = nullptr;
+  std::vector<int64_t> values;
+  std::vector<TextRange> item_ranges;
+  TextRange list_range;
+  /// `, axis_separators=[...]` with the comma that joins it to its neighbour: deleting it
+  /// removes the keyword cleanly (empty when the separators were not a keyword).
+  TextRange keyword_removal;
+};
+
+// ------------------------------------------------------------------------------------- checks
+
+class Check {
+ public:
+  virtual ~Check() = default;
+  virtual void OnTensorView(const TensorView&, Sink&) {}
+  virtual void OnReturn(const Return&, Sink&) {}
+  virtual void OnUnusedBinding(const UnusedBinding&, Sink&) {}
+  virtual void OnBufferAccess(const BufferAccess&, Sink&) {}
+  virtual void OnAxisSeparators(const AxisSeparators&, Sink&) {}
+  /// The function is lowered: last chance to complete what depends on all of it.
+  virtual void OnFunctionEnd(Sink&) {}
+};
+
+/// Fresh instances of every check, in a fixed order (check/checks.cc).
+std::vector<std::unique_ptr<Check>> MakeChecks();
+
+/// The checks of one function, called by the lowering.
+class Checks {
+ public:
+  explicit Checks(std::vector<Diagnostic>* out) : checks_(MakeChecks()), sink_(out) {}
+  template <typename Event>
+  void Report(void (Check::*handler)(const Event&, Sink&), const Event& event) {
+    for (const auto& c : checks_) ((*c).*handler)(event, sink_);
+  }
+  void End() {
+    for (const auto& c : checks_) c->OnFunctionEnd(sink_);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Check>> checks_;
+  Sink sink_;
+};
+
+}  // namespace tvmls::analysis::check
+
+#endif  // TVMLS_ANALYSIS_CHECK_CHECK_H_
