@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,42 @@ struct AxisSeparators {
   TextRange keyword_removal;
 };
 
+/// A call of something impure in a Relax function: an impure operator, a PrimFunc that writes
+/// its buffers, an impure Relax function.
+struct ImpureCall {
+  TextRange callee_range;
+  std::string what;  // "operator relax.memory.kill_tensor", "call of PrimFunc `f` (it writes ...)"
+  bool is_kill = false;
+  /// Inside a dataflow block: the block's `with` keyword.
+  std::optional<TextRange> dataflow_keyword;
+  /// When the statement is exactly this call (optionally bound to a name): the whole lines it
+  /// takes, the text that re-inserts it after the block (`insert_after_block`, at the block's
+  /// indentation), the dataflow variables it reads and the name it binds ("" when none).
+  std::optional<TextRange> statement_lines;
+  TextEdit insert_after_block;
+  std::set<std::string> reads_dataflow_vars;
+  std::string binds;
+  /// The function is pure and not forced pure (relax.force_pure): its name, the decorator (empty
+  /// when none) and the edit that marks it impure (nullopt when there is no decorator to edit).
+  bool function_pure = false;
+  std::string function_name;
+  TextRange decorator_range;
+  std::optional<TextEdit> impure_edit;
+};
+
+/// The end of a dataflow block: its outputs, and every name used inside dataflow blocks so far.
+struct DataflowEnd {
+  const std::set<std::string>* outputs = nullptr;
+  const std::set<std::string>* used_in_dataflow = nullptr;
+};
+
+/// `R.memory.kill_tensor(x)` / `kill_storage` / `R.vm.kill_object` whose argument is a constant.
+struct KillOfConstant {
+  TextRange argument_range;
+  std::string op;        // as written after the alias: "memory.kill_tensor"
+  std::string argument;  // its text, at most 60 bytes
+};
+
 // ------------------------------------------------------------------------------------- checks
 
 class Check {
@@ -141,6 +178,9 @@ class Check {
   virtual void OnUnusedBinding(const UnusedBinding&, Sink&) {}
   virtual void OnBufferAccess(const BufferAccess&, Sink&) {}
   virtual void OnAxisSeparators(const AxisSeparators&, Sink&) {}
+  virtual void OnImpureCall(const ImpureCall&, Sink&) {}
+  virtual void OnDataflowEnd(const DataflowEnd&, Sink&) {}
+  virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}
   /// The function is lowered: last chance to complete what depends on all of it.
   virtual void OnFunctionEnd(Sink&) {}
 };

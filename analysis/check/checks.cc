@@ -19,6 +19,7 @@ std::unique_ptr<Check> MakeReturnAnnotationCheck();
 std::unique_ptr<Check> MakeUnusedBindingCheck();
 std::unique_ptr<Check> MakeBufferIndexCheck();
 std::unique_ptr<Check> MakeAxisSeparatorsCheck();
+std::unique_ptr<Check> MakePurityCheck();
 
 std::vector<std::unique_ptr<Check>> MakeChecks() {
   std::vector<std::unique_ptr<Check>> checks;
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeUnusedBindingCheck());
   checks.push_back(MakeBufferIndexCheck());
   checks.push_back(MakeAxisSeparatorsCheck());
+  checks.push_back(MakePurityCheck());
   return checks;
 }
 

@@ -520,7 +520,7 @@ class RelaxLowering {
     Block(body);
     DataflowState state = std::move(*dataflow_);
     dataflow_.reset();
-    FinishMoves(state);
+    checks().Report(&check::Check::OnDataflowEnd, check::DataflowEnd{&state.outputs, &used_after_});
     for (const std::string& name : state.bound) {
       auto it = env_.find(name);
       if (it == env_.end() || !it->second.dataflow) continue;
@@ -1245,9 +1245,8 @@ class RelaxLowering {
     if (name == "relax.memory.kill_tensor" || name == "relax.memory.kill_storage" ||
         name == "relax.vm.kill_object") {
       if (!nodes.empty() && !ts_node_is_null(nodes[0]) && lowered[0].constant) {
-        Report(nodes[0], Severity::kError, "kill-of-non-variable",
-               "R." + sub + " needs a variable that owns a VM register, not a constant (" +
-                   std::string(TextOf(nodes[0], text_).substr(0, 60)) + ")");
+        checks().Report(&check::Check::OnKillOfConstant,
+                        check::KillOfConstant{Rel(nodes[0]), sub, std::string(TextOf(nodes[0], text_).substr(0, 60))});
       }
     }
     if (bad_args) return v;
@@ -1397,37 +1396,32 @@ class RelaxLowering {
     }
   }
 
+  // Reports an impure call to the checks, with what their fixes need to know.
   void Impure(TSNode callee, const std::string& what, TSNode call) {
-    // One preferred fix per position: when the dataflow diagnostic's fix (delete the kill) is
-    // preferred, marking the function impure is only an alternative.
-    bool dataflow_fix_preferred = false;
+    check::ImpureCall c;
+    c.callee_range = Rel(callee);
+    c.what = what;
+    c.is_kill = what.find("kill") != std::string::npos;
     if (dataflow_) {
-      Diagnostic& d = Report(callee, Severity::kError, "impure-in-dataflow",
-                             "impure " + what + " inside a dataflow block; dataflow blocks may only contain pure calls");
       TextRange with = Rel(dataflow_->with_stmt);
-      d.related.push_back({TextRange{with.begin, with.begin + 4}, "the dataflow block"});
-      DataflowFixes(&d, what, call);
-      for (const Fix& f : d.fixes) dataflow_fix_preferred = dataflow_fix_preferred || f.preferred;
+      c.dataflow_keyword = TextRange{with.begin, with.begin + 4};
+      StatementOfCall(call, &c);
     }
-    if (pure_ && !force_pure_) {
-      Diagnostic& d = Report(callee, Severity::kError, "impure-in-pure-function",
-                             "function " + Quote(fn_->name) + " is pure but calls impure " + what +
-                                 " (add pure=False to @R.function, or set relax.force_pure)");
-      if (!ts_node_is_null(decorator_)) d.related.push_back({Rel(decorator_), "the function is pure by default"});
-      if (auto edit = ImpureDecoratorEdit()) {
-        Fix f;
-        f.title = "Mark " + Quote(fn_->name) + " impure: @R.function(pure=False)";
-        f.preferred = !dataflow_fix_preferred;
-        f.edits.push_back(*edit);
-        d.fixes.push_back(std::move(f));
-      }
+    c.function_pure = pure_ && !force_pure_;
+    if (c.function_pure) {
+      c.function_name = fn_->name;
+      c.decorator_range = Rel(decorator_);
+      c.impure_edit = ImpureDecoratorEdit();
     }
+    checks().Report(&check::Check::OnImpureCall, c);
   }
 
-  void DataflowFixes(Diagnostic* d, const std::string& what, TSNode call) {
+  // When the current statement is exactly `call` (optionally bound to a name): its lines, the
+  // edit that re-inserts it after the dataflow block, the dataflow variables it reads and the
+  // name it binds.
+  void StatementOfCall(TSNode call, check::ImpureCall* c) {
     TSNode stmt = current_stmt_;
     if (ts_node_is_null(stmt)) return;
-    // The statement must be exactly this call (optionally bound to a name).
     TSNode expr = Is(stmt, "assignment") ? stmt : NamedChildren(stmt).empty() ? TSNode{} : NamedChildren(stmt)[0];
     TSNode value = Is(expr, "assignment") ? Unparen(Field(expr, "right")) : expr;
     if (!ts_node_eq(value, call)) return;
@@ -1435,62 +1429,24 @@ class RelaxLowering {
     uint32_t line_end = ts_node_end_byte(stmt);
     while (line_end < text_.size() && text_[line_end] != '\n') ++line_end;
     if (line_end < text_.size()) ++line_end;
-    bool is_kill = what.find("kill") != std::string::npos;
-    if (is_kill) {
-      Fix f;
-      f.title = "Delete the " + what + " (the build pipeline inserts kills itself after ToNonDataflow)";
-      f.preferred = true;
-      f.edits.push_back({Rel(TextRange{line_begin, line_end}), ""});
-      d->fixes.push_back(std::move(f));
-    }
-    // Move the statement after the block, at the block's indentation, when what it binds is not
-    // used later inside the block.
+    c->statement_lines = Rel(TextRange{line_begin, line_end});
     TSNode with = dataflow_->with_stmt;
     uint32_t after = ts_node_end_byte(with);
     while (after < text_.size() && text_[after] != '\n') ++after;
     if (after < text_.size()) ++after;
-    std::string indent = IndentOf(text_, ts_node_start_byte(with));
-    std::string stmt_text(TextOf(stmt, text_));
-    Fix move;
-    move.title = "Move the " + what + " after the dataflow block";
-    move.preferred = !is_kill;
-    move.edits.push_back({Rel(TextRange{line_begin, line_end}), ""});
-    move.edits.push_back({Rel(TextRange{after, after}), indent + stmt_text + "\n"});
-    // Offered at the end of the block, if every dataflow variable the statement uses is an
-    // output (visible after the block) and what it binds is not used again inside the block.
-    PendingMove pending;
-    pending.diagnostic = static_cast<size_t>(d - fn_->diagnostics.data());
-    pending.fix = std::move(move);
+    c->insert_after_block = {Rel(TextRange{after, after}),
+                             IndentOf(text_, ts_node_start_byte(with)) + std::string(TextOf(stmt, text_)) + "\n"};
     ForEachNode(value, [&](TSNode n) {
       if (Is(n, "identifier")) {
         std::string name(TextOf(n, text_));
         auto it = env_.find(name);
-        if (it != env_.end() && it->second.dataflow) pending.needs.insert(name);
+        if (it != env_.end() && it->second.dataflow) c->reads_dataflow_vars.insert(name);
       }
       return true;
     });
     if (Is(expr, "assignment") && Is(Field(expr, "left"), "identifier")) {
-      pending.binds = std::string(TextOf(Field(expr, "left"), text_));
+      c->binds = std::string(TextOf(Field(expr, "left"), text_));
     }
-    pending_moves_.push_back(std::move(pending));
-  }
-
-  struct PendingMove {
-    size_t diagnostic = 0;
-    Fix fix;
-    std::set<std::string> needs;
-    std::string binds;
-  };
-  std::vector<PendingMove> pending_moves_;
-
-  void FinishMoves(const DataflowState& state) {
-    for (PendingMove& m : pending_moves_) {
-      bool ok = m.diagnostic < fn_->diagnostics.size();
-      for (const std::string& n : m.needs) ok = ok && state.outputs.count(n) > 0;
-      if (!m.binds.empty() && m.binds != "_") ok = ok && used_after_.count(m.binds) == 0;
-      if (ok) fn_->diagnostics[m.diagnostic].fixes.push_back(std::move(m.fix));
-    }
-    pending_moves_.clear();
   }
 
   // ---------------------------------------------------------------- memory
