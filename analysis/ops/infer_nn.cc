@@ -76,6 +76,40 @@ bool CheckNdim(Call& call, int param, const StructInfo& t, const Layout& layout)
   return true;
 }
 
+// The channel rules on canonical dims: convolution needs input `channels` == I * groups and O
+// divisible by groups; transposed convolution needs `channels` == I and I divisible by groups.
+// Records an error at the weight and returns false when one provably fails.
+bool CheckConvChannels(Call& call, const Expr& channels, const Expr& kernel_in,
+                       const Expr& kernel_out, int64_t groups, bool transposed) {
+  std::string operands = " (data: " + call.Describe(0) + ", weight: " + call.Describe(1) + ")";
+  if (!transposed) {
+    if (ProvablyDifferent(call, channels, kernel_in * groups)) {
+      call.Error(1, "input channels " + channels.ToString() + " differ from the weight's " +
+                        (kernel_in * groups).ToString() + " (I * groups)" + operands);
+      return false;
+    }
+    auto o = kernel_out.AsConst();
+    if (o && *o % groups != 0) {
+      call.Error(1, "output channels " + std::to_string(*o) + " are not divisible by groups " +
+                        std::to_string(groups));
+      return false;
+    }
+  } else {
+    if (ProvablyDifferent(call, channels, kernel_in)) {
+      call.Error(1, "input channels " + channels.ToString() + " differ from the weight's " +
+                        kernel_in.ToString() + operands);
+      return false;
+    }
+    auto i = kernel_in.AsConst();
+    if (i && *i % groups != 0) {
+      call.Error(1, "weight input channels " + std::to_string(*i) +
+                        " are not divisible by groups " + std::to_string(groups));
+      return false;
+    }
+  }
+  return true;
+}
+
 // Convolution with op.rank spatial dims; `transposed` adds output_padding after padding.
 InferResult Conv(const OpInfo& op, const std::vector<ArgValue>& args, const InferContext& ctx,
                  bool transposed) {
@@ -152,31 +186,8 @@ InferResult Conv(const OpInfo& op, const std::vector<ArgValue>& args, const Infe
   // Canonical kernels: OI... for convolution, IO... for transposed convolution.
   Expr kernel_out = transposed ? w[1] : w[0];
   Expr kernel_in = transposed ? w[0] : w[1];
-  std::string operands = " (data: " + call.Describe(0) + ", weight: " + call.Describe(1) + ")";
-  if (!transposed) {
-    if (ProvablyDifferent(call, x[1], kernel_in * *groups)) {
-      call.Error(1, "input channels " + x[1].ToString() + " differ from the weight's " +
-                        (kernel_in * *groups).ToString() + " (I * groups)" + operands);
-      return call.Unknown();
-    }
-    auto o = kernel_out.AsConst();
-    if (o && *o % *groups != 0) {
-      call.Error(1, "output channels " + std::to_string(*o) + " are not divisible by groups " +
-                        std::to_string(*groups));
-      return call.Unknown();
-    }
-  } else {
-    if (ProvablyDifferent(call, x[1], kernel_in)) {
-      call.Error(1, "input channels " + x[1].ToString() + " differ from the weight's " +
-                        kernel_in.ToString() + operands);
-      return call.Unknown();
-    }
-    auto i = kernel_in.AsConst();
-    if (i && *i % *groups != 0) {
-      call.Error(1, "weight input channels " + std::to_string(*i) +
-                        " are not divisible by groups " + std::to_string(*groups));
-      return call.Unknown();
-    }
+  if (!CheckConvChannels(call, x[1], kernel_in, kernel_out, *groups, transposed)) {
+    return call.Unknown();
   }
   std::vector<Expr> out = {x[0], transposed ? kernel_out * *groups : kernel_out};
   for (size_t i = 0; i < static_cast<size_t>(spatial); ++i) {
