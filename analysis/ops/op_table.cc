@@ -25,6 +25,7 @@ using rows::Shape;
 using rows::Tensor;
 
 // clang-format off
+
 // Builtins, the call family and closures.
 std::vector<OpInfo> CallRows() {
   return {
@@ -876,6 +877,7 @@ std::vector<OpInfo> ScriptHelperRows() {
         .Pure().Infer(InferUnknown).Doc("Emits a call_tir of a TE function built on the fly."),
   };
 }
+
 // clang-format on
 
 }  // namespace

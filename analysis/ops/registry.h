@@ -187,8 +187,8 @@ struct OpInfo {
   /// Free of side effects (callable inside a dataflow block). Every table row says Pure() or
   /// Impure().
   bool pure = false;
-  /// nullptr runs as InferUnknown; every table row names one (InferUnknown when tvmls does not
-  /// infer the op).
+  /// ops::Infer treats nullptr like InferUnknown; every table row names a function (InferUnknown
+  /// when tvmls does not infer the op).
   InferFn infer = nullptr;
   /// Per-row data of inference functions shared by several rows. `rank`: the number of spatial
   /// dims of a convolution or pooling row, 1, 2 or 3 (it also picks the layout family NCW /
