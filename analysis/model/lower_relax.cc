@@ -1108,7 +1108,7 @@ class RelaxLowering {
       args[1].literal = b.literal;
       ops::InferContext ictx;
       ictx.facts = &facts_;
-      ops::InferResult r = info->infer(args, ictx);
+      ops::InferResult r = ops::Infer(*info, args, ictx);
       for (const ops::InferError& e : r.errors) {
         TSNode at = e.param == 0 ? Field(n, "left") : e.param == 1 ? Field(n, "right") : n;
         Report(at, Severity::kError, "invalid-op-call", std::string("R.") + name + ": " + e.message);
@@ -1252,7 +1252,7 @@ class RelaxLowering {
     if (bad_args) return v;
     ops::InferContext ictx;
     ictx.facts = &facts_;
-    ops::InferResult r = op->infer(values, ictx);
+    ops::InferResult r = ops::Infer(*op, values, ictx);
     for (const ops::InferError& e : r.errors) {
       TSNode at = e.param >= 0 && e.param < static_cast<int>(nodes.size()) && !ts_node_is_null(nodes[e.param])
                       ? nodes[e.param]

@@ -1,8 +1,9 @@
 // Shared machinery of the inference functions, and their declarations for the op table.
 //
-// Every inference function has the InferFn signature. They read arguments through Call, which
-// never indexes out of range, records provable errors, and answers "unknown" (the silent result)
-// whenever an input is not known well enough. Rules follow ../shared/reference/relax_ops.md;
+// Every inference function has the InferFn signature (registry.h): it gets the op's row, whose
+// per-row data (rank, result_dtype, the annotation parameter) lets one function serve several
+// rows. They read arguments through Call, which never indexes out of range, records provable
+// errors, and answers "unknown" (the silent result) whenever an input is not known well enough. Rules follow ../shared/reference/relax_ops.md;
 // the section numbers in comments refer to it.
 #ifndef TVMLS_ANALYSIS_OPS_INFER_COMMON_H_
 #define TVMLS_ANALYSIS_OPS_INFER_COMMON_H_
@@ -129,8 +130,10 @@ std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
 
 // ---- Inference functions (the op table refers to these) ------------------------------------
 
+// Each has the InferFn contract. Rows name them with OpInfo::Infer; a function that reads per-row
+// data says which, and gives an unknown result for a row without it.
 #define TVMLS_DECLARE_INFER(name) \
-  InferResult name(const std::vector<ArgValue>& args, const InferContext& ctx)
+  InferResult name(const OpInfo& op, const std::vector<ArgValue>& args, const InferContext& ctx)
 
 // infer_tensor.cc
 TVMLS_DECLARE_INFER(InferUnknown);
@@ -165,11 +168,8 @@ TVMLS_DECLARE_INFER(InferArgsort);
 TVMLS_DECLARE_INFER(InferSort);
 TVMLS_DECLARE_INFER(InferTopk);
 TVMLS_DECLARE_INFER(InferNonzero);
-TVMLS_DECLARE_INFER(InferInspectUInt8);
-TVMLS_DECLARE_INFER(InferInspectUInt16);
-TVMLS_DECLARE_INFER(InferInspectInt32);
-TVMLS_DECLARE_INFER(InferInspectInt64);
-TVMLS_DECLARE_INFER(InferInspectUInt64);
+/// inspect.*: a scalar of dtype op.result_dtype (the argument must be a tensor).
+TVMLS_DECLARE_INFER(InferInspect);
 
 // infer_manipulate.cc
 TVMLS_DECLARE_INFER(InferBroadcastTo);
@@ -194,18 +194,16 @@ TVMLS_DECLARE_INFER(InferAllgather);
 TVMLS_DECLARE_INFER(InferScatterFromWorker0);
 
 // infer_nn.cc
-TVMLS_DECLARE_INFER(InferConv1d);
-TVMLS_DECLARE_INFER(InferConv2d);
-TVMLS_DECLARE_INFER(InferConv3d);
-TVMLS_DECLARE_INFER(InferConv1dTranspose);
-TVMLS_DECLARE_INFER(InferConv2dTranspose);
-TVMLS_DECLARE_INFER(InferConv3dTranspose);
-TVMLS_DECLARE_INFER(InferPool1d);
-TVMLS_DECLARE_INFER(InferPool2d);
-TVMLS_DECLARE_INFER(InferPool3d);
-TVMLS_DECLARE_INFER(InferAdaptivePool1d);
-TVMLS_DECLARE_INFER(InferAdaptivePool2d);
-TVMLS_DECLARE_INFER(InferAdaptivePool3d);
+/// nn.conv{1,2,3}d(data, weight, strides, padding, dilation, groups, data_layout, kernel_layout,
+/// out_layout, out_dtype) with op.rank spatial dims (1, 2 or 3).
+TVMLS_DECLARE_INFER(InferConv);
+/// nn.conv{1,2,3}d_transpose: like InferConv with output_padding after padding; op.rank as there.
+TVMLS_DECLARE_INFER(InferConvTranspose);
+/// nn.{avg,max}_pool{1,2,3}d(data, pool_size, strides, padding, dilation, ceil_mode,
+/// count_include_pad, layout, out_layout) with op.rank spatial dims.
+TVMLS_DECLARE_INFER(InferPool);
+/// nn.adaptive_avg_pool{1,2,3}d(data, output_size, layout, out_layout) with op.rank spatial dims.
+TVMLS_DECLARE_INFER(InferAdaptivePool);
 TVMLS_DECLARE_INFER(InferSoftmax);
 TVMLS_DECLARE_INFER(InferLayerNorm);
 TVMLS_DECLARE_INFER(InferRmsNorm);
@@ -220,14 +218,17 @@ TVMLS_DECLARE_INFER(InferCrossEntropy);
 TVMLS_DECLARE_INFER(InferNllLoss);
 
 // infer_memory_call.cc
+/// The result given by the row's annotation parameter (out_ty / out_sinfo): one tensor
+/// annotation -> it, several -> a Tuple. call_tir requires explicit shapes; call_tir_inplace also
+/// checks inplace_indices (parameter 2) against the outputs; call_dps_packed takes any tensors.
 TVMLS_DECLARE_INFER(InferCallTir);
 TVMLS_DECLARE_INFER(InferCallTirInplace);
 TVMLS_DECLARE_INFER(InferCallDpsPacked);
-TVMLS_DECLARE_INFER(InferCallPurePacked);
-TVMLS_DECLARE_INFER(InferCallInplacePacked);
+/// The result given by the row's annotation parameter (ty_args / sinfo_args): none -> Object,
+/// one -> it, several -> a Tuple (call_packed, call_pure_packed, call_inplace_packed,
+/// invoke_closure, invoke_pure_closure).
+TVMLS_DECLARE_INFER(InferTyArgs);
 TVMLS_DECLARE_INFER(InferCallBuiltinWithCtx);
-TVMLS_DECLARE_INFER(InferInvokeClosure);
-TVMLS_DECLARE_INFER(InferCallPacked);
 TVMLS_DECLARE_INFER(InferObject);
 TVMLS_DECLARE_INFER(InferVoid);
 TVMLS_DECLARE_INFER(InferAssert);

@@ -42,7 +42,8 @@ std::string Joined(const std::vector<int64_t>& values) {
 
 }  // namespace
 
-InferResult InferBroadcastTo(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBroadcastTo(const OpInfo&, const std::vector<ArgValue>& args,
+                             const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   auto target = GetShapeArg(call, 1);
@@ -71,7 +72,7 @@ InferResult InferBroadcastTo(const std::vector<ArgValue>& args, const InferConte
   return call.Done(MakeTensor(target->dims, target->ndim, x->dtype, x->vdevice));
 }
 
-InferResult InferConcat(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferConcat(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   auto tensors = TensorTuple(call, 0);
   if (!tensors) return call.Unknown();
@@ -151,7 +152,8 @@ InferResult InferConcat(const std::vector<ArgValue>& args, const InferContext& c
   return call.Done(MakeTensor(out, -1, dtype, vdevice));
 }
 
-InferResult InferExpandDims(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferExpandDims(const OpInfo&, const std::vector<ArgValue>& args,
+                            const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -172,7 +174,8 @@ InferResult InferExpandDims(const std::vector<ArgValue>& args, const InferContex
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferFlatten(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferFlatten(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -182,7 +185,8 @@ InferResult InferFlatten(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(MakeTensor(std::vector<Expr>{Product(*x->values)}, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferPermuteDims(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferPermuteDims(const OpInfo&, const std::vector<ArgValue>& args,
+                             const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -218,7 +222,8 @@ InferResult InferPermuteDims(const std::vector<ArgValue>& args, const InferConte
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferReshape(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferReshape(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   auto target = GetShapeArg(call, 1);
@@ -280,7 +285,7 @@ InferResult InferReshape(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(MakeTensor(dims, target->ndim, x->dtype, x->vdevice));
 }
 
-InferResult InferSplit(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferSplit(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -335,7 +340,8 @@ InferResult InferSplit(const std::vector<ArgValue>& args, const InferContext& ct
   return call.Done(StructInfo::Tuple(parts));
 }
 
-InferResult InferSqueeze(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferSqueeze(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -375,7 +381,7 @@ InferResult InferSqueeze(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferStack(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferStack(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   auto tensors = TensorTuple(call, 0);
   if (!tensors) return call.Unknown();
@@ -425,7 +431,7 @@ InferResult InferStack(const std::vector<ArgValue>& args, const InferContext& ct
   return call.Done(MakeTensor(out, -1, dtype, first.vdevice));
 }
 
-InferResult InferRepeat(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferRepeat(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -451,7 +457,7 @@ InferResult InferRepeat(const std::vector<ArgValue>& args, const InferContext& c
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferTile(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferTile(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -473,7 +479,7 @@ InferResult InferTile(const std::vector<ArgValue>& args, const InferContext& ctx
   return call.Done(MakeTensor(shape, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferFlip(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferFlip(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -511,7 +517,8 @@ InferResult CollapseSum(Call& call, const StructInfo& data,
 
 }  // namespace
 
-InferResult InferCollapseSumLike(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferCollapseSumLike(const OpInfo&, const std::vector<ArgValue>& args,
+                                 const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0);
   const StructInfo* target = call.Tensor(1, "collapse_target");
@@ -519,7 +526,8 @@ InferResult InferCollapseSumLike(const std::vector<ArgValue>& args, const InferC
   return CollapseSum(call, *data, target->values, target->ndim, 1);
 }
 
-InferResult InferCollapseSumTo(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferCollapseSumTo(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0);
   auto target = GetShapeArg(call, 1);
@@ -563,7 +571,7 @@ bool KeepDims(const Literal& l) { return l.kind == Literal::Kind::kBool && l.boo
 
 }  // namespace
 
-InferResult InferReduce(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferReduce(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -572,7 +580,8 @@ InferResult InferReduce(const std::vector<ArgValue>& args, const InferContext& c
   return call.Done(*out);
 }
 
-InferResult InferArgReduce(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferArgReduce(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -585,7 +594,7 @@ InferResult InferArgReduce(const std::vector<ArgValue>& args, const InferContext
   return call.Done(*out);
 }
 
-InferResult InferMedian(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferMedian(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -601,7 +610,8 @@ InferResult InferMedian(const std::vector<ArgValue>& args, const InferContext& c
   return call.Done(*out);
 }
 
-InferResult InferCumulative(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferCumulative(const OpInfo&, const std::vector<ArgValue>& args,
+                            const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -618,7 +628,8 @@ InferResult InferCumulative(const std::vector<ArgValue>& args, const InferContex
 
 // ---- CCL (§5.14) --------------------------------------------------------------------------
 
-InferResult InferAllgather(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferAllgather(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -631,7 +642,8 @@ InferResult InferAllgather(const std::vector<ArgValue>& args, const InferContext
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferScatterFromWorker0(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferScatterFromWorker0(const OpInfo&, const std::vector<ArgValue>& args,
+                                    const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();

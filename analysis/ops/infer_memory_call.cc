@@ -28,10 +28,23 @@ std::optional<std::vector<StructInfo>> Annotations(const Call& call, size_t para
   return std::vector<StructInfo>{ann};
 }
 
-// call_tir / call_dps_packed: one entry is the result, several a tuple.
-InferResult OutTy(const std::vector<ArgValue>& args, const InferContext& ctx, size_t param,
+// The index of op's first parameter that takes struct info annotations (Param::annotation):
+// out_ty / ty_args. nullopt when it has none.
+std::optional<size_t> AnnotationParam(const OpInfo& op) {
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    if (op.params[i].annotation) return i;
+  }
+  return std::nullopt;
+}
+
+// call_tir / call_dps_packed: one entry of the annotation parameter is the result, several a
+// tuple; unknown when the row has no annotation parameter.
+InferResult OutTy(const OpInfo& op, const std::vector<ArgValue>& args, const InferContext& ctx,
                   bool require_shape) {
   Call call(args, ctx);
+  auto annotation_param = AnnotationParam(op);
+  if (!annotation_param) return call.Unknown();
+  const size_t param = *annotation_param;
   bool none = false;
   auto anns = Annotations(call, param, &none);
   if (!anns) return call.Unknown();
@@ -57,29 +70,21 @@ InferResult OutTy(const std::vector<ArgValue>& args, const InferContext& ctx, si
   return call.Done(StructInfo::Tuple(*anns));
 }
 
-// ExternFunc / invoke_closure rule: none -> Object, one -> it, several -> Tuple.
-InferResult TyArgs(const std::vector<ArgValue>& args, const InferContext& ctx, size_t param) {
-  Call call(args, ctx);
-  bool none = false;
-  auto anns = Annotations(call, param, &none);
-  if (!anns) return none ? call.Done(StructInfo::Object()) : call.Unknown();
-  if (anns->empty()) return call.Done(StructInfo::Object());
-  if (anns->size() == 1) return call.Done((*anns)[0]);
-  return call.Done(StructInfo::Tuple(*anns));
-}
-
 }  // namespace
 
-InferResult InferCallTir(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return OutTy(args, ctx, 2, true);
+InferResult InferCallTir(const OpInfo& op, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
+  return OutTy(op, args, ctx, /*require_shape=*/true);
 }
 
-InferResult InferCallDpsPacked(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return OutTy(args, ctx, 2, false);
+InferResult InferCallDpsPacked(const OpInfo& op, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
+  return OutTy(op, args, ctx, /*require_shape=*/false);
 }
 
-InferResult InferCallTirInplace(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  InferResult result = OutTy(args, ctx, 3, true);
+InferResult InferCallTirInplace(const OpInfo& op, const std::vector<ArgValue>& args,
+                                const InferContext& ctx) {
+  InferResult result = OutTy(op, args, ctx, /*require_shape=*/true);
   if (!result.errors.empty()) return result;
   Call call(args, ctx);
   auto indices = SmallIntList(call.Lit(2), true);
@@ -144,40 +149,41 @@ InferResult InferCallTirInplace(const std::vector<ArgValue>& args, const InferCo
   return call.Done(result.info);
 }
 
-InferResult InferCallPurePacked(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return TyArgs(args, ctx, 2);
-}
-
-InferResult InferCallInplacePacked(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return TyArgs(args, ctx, 3);
-}
-
-InferResult InferCallPacked(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return TyArgs(args, ctx, 2);
-}
-
-InferResult InferInvokeClosure(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return TyArgs(args, ctx, 2);
-}
-
-InferResult InferCallBuiltinWithCtx(const std::vector<ArgValue>& args, const InferContext& ctx) {
+// ExternFunc / invoke_closure rule: none -> Object, one -> it, several -> Tuple.
+InferResult InferTyArgs(const OpInfo& op, const std::vector<ArgValue>& args,
+                        const InferContext& ctx) {
   Call call(args, ctx);
+  auto param = AnnotationParam(op);
+  if (!param) return call.Unknown();
   bool none = false;
-  auto anns = Annotations(call, 2, &none);
+  auto anns = Annotations(call, *param, &none);
+  if (!anns) return none ? call.Done(StructInfo::Object()) : call.Unknown();
+  if (anns->empty()) return call.Done(StructInfo::Object());
+  if (anns->size() == 1) return call.Done((*anns)[0]);
+  return call.Done(StructInfo::Tuple(*anns));
+}
+
+InferResult InferCallBuiltinWithCtx(const OpInfo& op, const std::vector<ArgValue>& args,
+                                    const InferContext& ctx) {
+  Call call(args, ctx);
+  auto param = AnnotationParam(op);
+  if (!param) return call.Unknown();
+  bool none = false;
+  auto anns = Annotations(call, *param, &none);
   if (!anns) return none ? call.Done(StructInfo::Void()) : call.Unknown();
   if (anns->empty()) return call.Done(StructInfo::Void());
   return call.Done((*anns)[0]);
 }
 
-InferResult InferObject(const std::vector<ArgValue>&, const InferContext&) {
+InferResult InferObject(const OpInfo&, const std::vector<ArgValue>&, const InferContext&) {
   return {StructInfo::Object(), {}};
 }
 
-InferResult InferVoid(const std::vector<ArgValue>&, const InferContext&) {
+InferResult InferVoid(const OpInfo&, const std::vector<ArgValue>&, const InferContext&) {
   return {StructInfo::Void(), {}};
 }
 
-InferResult InferAssert(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferAssert(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo& cond = call.Info(0);
   bool ok = true;
@@ -200,7 +206,8 @@ InferResult InferAssert(const std::vector<ArgValue>& args, const InferContext& c
 }
 
 // memory.alloc_tensor / vm.alloc_tensor(storage, offset, shape, dtype, runtime_device_ind).
-InferResult InferMemAllocTensor(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferMemAllocTensor(const OpInfo&, const std::vector<ArgValue>& args,
+                                const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 2);
   if (!shape) return call.Unknown();
@@ -208,7 +215,8 @@ InferResult InferMemAllocTensor(const std::vector<ArgValue>& args, const InferCo
 }
 
 // builtin.alloc_tensor(shape, dtype, runtime_device_index, storage_scope).
-InferResult InferBuiltinAllocTensor(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBuiltinAllocTensor(const OpInfo&, const std::vector<ArgValue>& args,
+                                    const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   if (!shape) return call.Unknown();
@@ -216,7 +224,7 @@ InferResult InferBuiltinAllocTensor(const std::vector<ArgValue>& args, const Inf
 }
 
 // memory.view(data, shape=None, dtype=None, relative_byte_offset=None).
-InferResult InferView(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferView(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
   if (!data) return call.Unknown();
@@ -275,7 +283,8 @@ InferResult InferView(const std::vector<ArgValue>& args, const InferContext& ctx
   return call.Done(MakeTensor(out_shape, out_ndim, dtype, data->vdevice));
 }
 
-InferResult InferShapeOf(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferShapeOf(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -283,14 +292,15 @@ InferResult InferShapeOf(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(StructInfo::ShapeNdim(x->ndim));
 }
 
-InferResult InferSize(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferSize(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
   return call.Done(MakeTensor(std::vector<Expr>{}, -1, "int64", x->vdevice));
 }
 
-InferResult InferShapeToTensor(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferShapeToTensor(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   if (!shape) return call.Unknown();
@@ -298,7 +308,8 @@ InferResult InferShapeToTensor(const std::vector<ArgValue>& args, const InferCon
   return call.Done(MakeTensor(std::vector<Expr>{shape->ndim}, -1, "int64"));
 }
 
-InferResult InferTensorToShape(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferTensorToShape(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* t = call.Tensor(0);
   if (!t) return call.Unknown();
@@ -359,7 +370,7 @@ bool ConstShape(const Literal& lit, int depth, ConstScan* scan) {
 
 }  // namespace
 
-InferResult InferConst(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferConst(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   ConstScan scan;
   if (!ConstShape(call.Lit(0), 0, &scan)) return call.Unknown();
@@ -373,7 +384,8 @@ InferResult InferConst(const std::vector<ArgValue>& args, const InferContext& ct
   return call.Done(MakeTensor(shape, -1, dtype));
 }
 
-InferResult InferShapeLiteral(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferShapeLiteral(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   if (!shape) return call.Unknown();
@@ -381,7 +393,8 @@ InferResult InferShapeLiteral(const std::vector<ArgValue>& args, const InferCont
   return call.Done(StructInfo::ShapeNdim(shape->ndim));
 }
 
-InferResult InferPrimValue(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferPrimValue(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const ArgValue& arg = call.Arg(0);
   // R.prim_value(T.float32(1.0)): the dtype the argument already has.

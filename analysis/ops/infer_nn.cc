@@ -15,6 +15,9 @@ const char* const kDataLayouts[] = {"NCW", "NCHW", "NCDHW"};
 const char* const kKernelLayouts[] = {"OIW", "OIHW", "OIDHW"};
 const char* const kTransposedKernelLayouts[] = {"IOW", "IOHW", "IODHW"};
 
+// The spatial ranks the layout tables cover; other values of OpInfo::rank give unknown results.
+bool IsSpatialRank(int rank) { return rank >= 1 && rank <= 3; }
+
 // An int or a list of `spatial` ints (a one-element list is repeated, as C++ does for 2-D/3-D).
 std::optional<std::vector<Expr>> SpatialList(Call& call, int param, int spatial, const char* what) {
   const Literal& lit = call.Lit(static_cast<size_t>(param));
@@ -73,9 +76,46 @@ bool CheckNdim(Call& call, int param, const StructInfo& t, const Layout& layout)
   return true;
 }
 
-InferResult Conv(const std::vector<ArgValue>& args, const InferContext& ctx, int spatial,
+// The channel rules on canonical dims: convolution needs input `channels` == I * groups and O
+// divisible by groups; transposed convolution needs `channels` == I and I divisible by groups.
+// Records an error at the weight and returns false when one provably fails.
+bool CheckConvChannels(Call& call, const Expr& channels, const Expr& kernel_in,
+                       const Expr& kernel_out, int64_t groups, bool transposed) {
+  std::string operands = " (data: " + call.Describe(0) + ", weight: " + call.Describe(1) + ")";
+  if (!transposed) {
+    if (ProvablyDifferent(call, channels, kernel_in * groups)) {
+      call.Error(1, "input channels " + channels.ToString() + " differ from the weight's " +
+                        (kernel_in * groups).ToString() + " (I * groups)" + operands);
+      return false;
+    }
+    auto o = kernel_out.AsConst();
+    if (o && *o % groups != 0) {
+      call.Error(1, "output channels " + std::to_string(*o) + " are not divisible by groups " +
+                        std::to_string(groups));
+      return false;
+    }
+  } else {
+    if (ProvablyDifferent(call, channels, kernel_in)) {
+      call.Error(1, "input channels " + channels.ToString() + " differ from the weight's " +
+                        kernel_in.ToString() + operands);
+      return false;
+    }
+    auto i = kernel_in.AsConst();
+    if (i && *i % groups != 0) {
+      call.Error(1, "weight input channels " + std::to_string(*i) +
+                        " are not divisible by groups " + std::to_string(groups));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Convolution with op.rank spatial dims; `transposed` adds output_padding after padding.
+InferResult Conv(const OpInfo& op, const std::vector<ArgValue>& args, const InferContext& ctx,
                  bool transposed) {
   Call call(args, ctx);
+  if (!IsSpatialRank(op.rank)) return call.Unknown();
+  const int spatial = op.rank;
   // Parameter positions: transposed convolutions have output_padding after padding.
   const int p_strides = 2, p_padding = 3, p_output_padding = transposed ? 4 : -1;
   const int shift = transposed ? 1 : 0;
@@ -129,9 +169,9 @@ InferResult Conv(const std::vector<ArgValue>& args, const InferContext& ctx, int
       return call.Unknown();
     }
     if (transposed) {
-      auto op = (*output_padding)[static_cast<size_t>(i)].AsConst();
-      if (s && op && *op >= *s) {
-        call.Error(p_output_padding, "output_padding " + std::to_string(*op) +
+      auto out_pad = (*output_padding)[static_cast<size_t>(i)].AsConst();
+      if (s && out_pad && *out_pad >= *s) {
+        call.Error(p_output_padding, "output_padding " + std::to_string(*out_pad) +
                                          " must be smaller than the stride " + std::to_string(*s));
         return call.Unknown();
       }
@@ -146,31 +186,8 @@ InferResult Conv(const std::vector<ArgValue>& args, const InferContext& ctx, int
   // Canonical kernels: OI... for convolution, IO... for transposed convolution.
   Expr kernel_out = transposed ? w[1] : w[0];
   Expr kernel_in = transposed ? w[0] : w[1];
-  std::string operands = " (data: " + call.Describe(0) + ", weight: " + call.Describe(1) + ")";
-  if (!transposed) {
-    if (ProvablyDifferent(call, x[1], kernel_in * *groups)) {
-      call.Error(1, "input channels " + x[1].ToString() + " differ from the weight's " +
-                        (kernel_in * *groups).ToString() + " (I * groups)" + operands);
-      return call.Unknown();
-    }
-    auto o = kernel_out.AsConst();
-    if (o && *o % *groups != 0) {
-      call.Error(1, "output channels " + std::to_string(*o) + " are not divisible by groups " +
-                        std::to_string(*groups));
-      return call.Unknown();
-    }
-  } else {
-    if (ProvablyDifferent(call, x[1], kernel_in)) {
-      call.Error(1, "input channels " + x[1].ToString() + " differ from the weight's " +
-                        kernel_in.ToString() + operands);
-      return call.Unknown();
-    }
-    auto i = kernel_in.AsConst();
-    if (i && *i % *groups != 0) {
-      call.Error(1, "weight input channels " + std::to_string(*i) +
-                        " are not divisible by groups " + std::to_string(*groups));
-      return call.Unknown();
-    }
+  if (!CheckConvChannels(call, x[1], kernel_in, kernel_out, *groups, transposed)) {
+    return call.Unknown();
   }
   std::vector<Expr> out = {x[0], transposed ? kernel_out * *groups : kernel_out};
   for (size_t i = 0; i < static_cast<size_t>(spatial); ++i) {
@@ -189,8 +206,13 @@ InferResult Conv(const std::vector<ArgValue>& args, const InferContext& ctx, int
   return call.Done(MakeTensor(Backward(out, *out_layout), -1, dtype, *vdevice));
 }
 
-InferResult Pool(const std::vector<ArgValue>& args, const InferContext& ctx, int spatial) {
+}  // namespace
+
+InferResult InferPool(const OpInfo& op, const std::vector<ArgValue>& args,
+                      const InferContext& ctx) {
   Call call(args, ctx);
+  if (!IsSpatialRank(op.rank)) return call.Unknown();
+  const int spatial = op.rank;
   const int p_pool = 1, p_strides = 2, p_padding = 3, p_dilation = 4, p_ceil = 5, p_layout = 7,
             p_out_layout = 8;
   const StructInfo* data = call.Tensor(0, "data");
@@ -247,8 +269,11 @@ InferResult Pool(const std::vector<ArgValue>& args, const InferContext& ctx, int
   return call.Done(MakeTensor(Backward(out, *out_layout), -1, data->dtype, data->vdevice));
 }
 
-InferResult AdaptivePool(const std::vector<ArgValue>& args, const InferContext& ctx, int spatial) {
+InferResult InferAdaptivePool(const OpInfo& op, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
+  if (!IsSpatialRank(op.rank)) return call.Unknown();
+  const int spatial = op.rank;
   const StructInfo* data = call.Tensor(0, "data");
   size_t li = static_cast<size_t>(spatial - 1);
   auto layout = ParseLayout(call, 2, call.Lit(2), kDataLayouts[li]);
@@ -276,6 +301,8 @@ InferResult AdaptivePool(const std::vector<ArgValue>& args, const InferContext& 
   }
   return call.Done(MakeTensor(Backward(x, *out_layout), -1, data->dtype, data->vdevice));
 }
+
+namespace {
 
 bool IsNonFloat(const std::string& dtype) {
   return !dtype.empty() && (dtype == "bool" || types::IsIntDType(dtype));
@@ -353,44 +380,18 @@ InferResult Norm(const std::vector<ArgValue>& args, const InferContext& ctx,
 
 }  // namespace
 
-InferResult InferConv1d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 1, false);
-}
-InferResult InferConv2d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 2, false);
-}
-InferResult InferConv3d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 3, false);
-}
-InferResult InferConv1dTranspose(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 1, true);
-}
-InferResult InferConv2dTranspose(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 2, true);
-}
-InferResult InferConv3dTranspose(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Conv(a, c, 3, true);
-}
-InferResult InferPool1d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Pool(a, c, 1);
-}
-InferResult InferPool2d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Pool(a, c, 2);
-}
-InferResult InferPool3d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return Pool(a, c, 3);
-}
-InferResult InferAdaptivePool1d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return AdaptivePool(a, c, 1);
-}
-InferResult InferAdaptivePool2d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return AdaptivePool(a, c, 2);
-}
-InferResult InferAdaptivePool3d(const std::vector<ArgValue>& a, const InferContext& c) {
-  return AdaptivePool(a, c, 3);
+InferResult InferConv(const OpInfo& op, const std::vector<ArgValue>& args,
+                      const InferContext& ctx) {
+  return Conv(op, args, ctx, /*transposed=*/false);
 }
 
-InferResult InferSoftmax(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferConvTranspose(const OpInfo& op, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
+  return Conv(op, args, ctx, /*transposed=*/true);
+}
+
+InferResult InferSoftmax(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   if (!x) return call.Unknown();
@@ -405,15 +406,18 @@ InferResult InferSoftmax(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(*x);
 }
 
-InferResult InferLayerNorm(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferLayerNorm(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   return Norm(args, ctx, {1, 2}, 3);
 }
 
-InferResult InferRmsNorm(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferRmsNorm(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   return Norm(args, ctx, {1}, 2);
 }
 
-InferResult InferBatchNorm(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBatchNorm(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
   if (!data) return call.Unknown();
@@ -434,14 +438,16 @@ InferResult InferBatchNorm(const std::vector<ArgValue>& args, const InferContext
   return call.Done(StructInfo::Tuple({*data, call.Info(3), call.Info(4)}));
 }
 
-InferResult InferDropout(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferDropout(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   if (!x) return call.Unknown();
   return call.Done(StructInfo::Tuple({*x, *x}));
 }
 
-InferResult InferBatchFlatten(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBatchFlatten(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   if (!x) return call.Unknown();
@@ -455,7 +461,7 @@ InferResult InferBatchFlatten(const std::vector<ArgValue>& args, const InferCont
       MakeTensor(std::vector<Expr>{(*x->values)[0], Product(rest)}, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferPad(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferPad(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   if (!x) return call.Unknown();
@@ -472,7 +478,8 @@ InferResult InferPad(const std::vector<ArgValue>& args, const InferContext& ctx)
   return call.Done(MakeTensor(out, -1, x->dtype, ""));
 }
 
-InferResult InferPixelShuffle(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferPixelShuffle(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   if (!x) return call.Unknown();
@@ -500,7 +507,7 @@ InferResult InferPixelShuffle(const std::vector<ArgValue>& args, const InferCont
   return call.Done(MakeTensor(out, -1, x->dtype, ""));
 }
 
-InferResult InferPrelu(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferPrelu(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "data");
   const StructInfo* alpha = call.Tensor(1, "alpha");
@@ -513,7 +520,8 @@ InferResult InferPrelu(const std::vector<ArgValue>& args, const InferContext& ct
   return call.Done(*x);
 }
 
-InferResult InferAttention(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferAttention(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const char* names[] = {"query", "key", "value"};
   const StructInfo* t[3];
@@ -552,7 +560,8 @@ InferResult InferAttention(const std::vector<ArgValue>& args, const InferContext
       MakeTensor(std::vector<Expr>{qs[0], qs[1], qs[2], vs[3]}, -1, q.dtype, q.vdevice));
 }
 
-InferResult InferCrossEntropy(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferCrossEntropy(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* p = call.Tensor(0, "predictions");
   const StructInfo* l = call.Tensor(1, "labels");
@@ -562,7 +571,8 @@ InferResult InferCrossEntropy(const std::vector<ArgValue>& args, const InferCont
   return call.Done(MakeTensor(std::vector<Expr>{}, -1, *dtype, p->vdevice));
 }
 
-InferResult InferNllLoss(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferNllLoss(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* p = call.Tensor(0, "predictions");
   const StructInfo* targets = call.Tensor(1, "targets");

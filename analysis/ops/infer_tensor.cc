@@ -115,33 +115,39 @@ PrimArg GetPrimArg(const Call& call, size_t i) {
 
 }  // namespace
 
-InferResult InferUnknown(const std::vector<ArgValue>&, const InferContext&) {
+InferResult InferUnknown(const OpInfo&, const std::vector<ArgValue>&, const InferContext&) {
   return {StructInfo::Unknown(), {}};
 }
 
-InferResult InferUnaryArith(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferUnaryArith(const OpInfo&, const std::vector<ArgValue>& args,
+                            const InferContext& ctx) {
   return Unary(args, ctx, false, nullptr);
 }
 
-InferResult InferUnaryFloat(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferUnaryFloat(const OpInfo&, const std::vector<ArgValue>& args,
+                            const InferContext& ctx) {
   return Unary(args, ctx, true, nullptr);
 }
 
-InferResult InferUnaryBool(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferUnaryBool(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   return Unary(args, ctx, false, "bool");
 }
 
-InferResult InferIdentity(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferIdentity(const OpInfo&, const std::vector<ArgValue>& args,
+                          const InferContext& ctx) {
   Call call(args, ctx);
   return call.Done(call.Info(0));
 }
 
-InferResult InferSecondArg(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferSecondArg(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   return call.Done(call.Info(1));
 }
 
-InferResult InferToVDevice(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferToVDevice(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -150,16 +156,19 @@ InferResult InferToVDevice(const std::vector<ArgValue>& args, const InferContext
   return call.Done(out);
 }
 
-InferResult InferBinaryArith(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBinaryArith(const OpInfo&, const std::vector<ArgValue>& args,
+                             const InferContext& ctx) {
   return Binary(args, ctx, false);
 }
 
-InferResult InferBinaryCompare(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBinaryCompare(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   return Binary(args, ctx, true);
 }
 
 // §5.2: no broadcasting; dims must be provably equal.
-InferResult InferEwiseFma(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferEwiseFma(const OpInfo&, const std::vector<ArgValue>& args,
+                          const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x[3] = {call.Tensor(0), call.Tensor(1), call.Tensor(2)};
   if (!x[0] || !x[1] || !x[2]) return call.Unknown();
@@ -200,7 +209,7 @@ InferResult InferEwiseFma(const std::vector<ArgValue>& args, const InferContext&
 
 // ---- Creation (§5.3) ----------------------------------------------------------------------
 
-InferResult InferFull(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferFull(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   const StructInfo* fill = call.Tensor(1, "fill_value");
@@ -212,7 +221,8 @@ InferResult InferFull(const std::vector<ArgValue>& args, const InferContext& ctx
   return call.Done(MakeTensor(shape->dims, shape->ndim, dtype, fill->vdevice));
 }
 
-InferResult InferFullLike(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferFullLike(const OpInfo&, const std::vector<ArgValue>& args,
+                          const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   const StructInfo* fill = call.Tensor(1, "fill_value");
@@ -225,14 +235,16 @@ InferResult InferFullLike(const std::vector<ArgValue>& args, const InferContext&
   return call.Done(out);
 }
 
-InferResult InferZerosOnes(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferZerosOnes(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   if (!shape) return call.Unknown();
   return call.Done(MakeTensor(shape->dims, shape->ndim, DTypeAttr(call.Lit(1)).value_or("")));
 }
 
-InferResult InferZerosOnesLike(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferZerosOnesLike(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -241,7 +253,7 @@ InferResult InferZerosOnesLike(const std::vector<ArgValue>& args, const InferCon
   return call.Done(out);
 }
 
-InferResult InferArange(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferArange(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   PrimArg start = GetPrimArg(call, 0), end = GetPrimArg(call, 1), step = GetPrimArg(call, 2);
   // `R.arange(n)` is arange(0, n).
@@ -281,7 +293,7 @@ InferResult InferArange(const std::vector<ArgValue>& args, const InferContext& c
   return call.Done(MakeTensor(std::vector<Expr>{*length}, -1, dtype));
 }
 
-InferResult InferEye(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferEye(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   PrimArg n = GetPrimArg(call, 0);
   PrimArg m = call.Lit(1).IsNone() ? n : GetPrimArg(call, 1);
@@ -290,7 +302,8 @@ InferResult InferEye(const std::vector<ArgValue>& args, const InferContext& ctx)
   return call.Done(MakeTensor(std::vector<Expr>{*n.expr, *m.expr}, -1, dtype));
 }
 
-InferResult InferEyeLike(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferEyeLike(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -303,7 +316,8 @@ InferResult InferEyeLike(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(out);
 }
 
-InferResult InferTrilTriu(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferTrilTriu(const OpInfo&, const std::vector<ArgValue>& args,
+                          const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -314,7 +328,8 @@ InferResult InferTrilTriu(const std::vector<ArgValue>& args, const InferContext&
   return call.Done(*x);
 }
 
-InferResult InferHammingWindow(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferHammingWindow(const OpInfo&, const std::vector<ArgValue>& args,
+                               const InferContext& ctx) {
   Call call(args, ctx);
   auto dtype = DTypeAttr(call.Lit(4));
   if (dtype && IsNonFloatDType(*dtype)) {
@@ -328,7 +343,7 @@ InferResult InferHammingWindow(const std::vector<ArgValue>& args, const InferCon
 
 // ---- Datatype (§5.4) ----------------------------------------------------------------------
 
-InferResult InferAstype(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferAstype(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -339,7 +354,7 @@ InferResult InferAstype(const std::vector<ArgValue>& args, const InferContext& c
 
 // ---- Indexing (§5.5) ----------------------------------------------------------------------
 
-InferResult InferTake(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferTake(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   const StructInfo& idx_info = call.Info(1);
@@ -404,7 +419,8 @@ int64_t SliceLength(int64_t d, int64_t begin, int64_t end, int64_t stride) {
 
 }  // namespace
 
-InferResult InferStridedSlice(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferStridedSlice(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -454,7 +470,8 @@ InferResult InferStridedSlice(const std::vector<ArgValue>& args, const InferCont
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
-InferResult InferDynamicStridedSlice(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferDynamicStridedSlice(const OpInfo&, const std::vector<ArgValue>& args,
+                                     const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   for (size_t i = 1; i < 4; ++i) call.Tensor(i);
@@ -518,7 +535,7 @@ std::optional<StructInfo> Matmul(Call& call, const StructInfo& x1, const StructI
 
 }  // namespace
 
-InferResult InferMatmul(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferMatmul(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x1 = call.Tensor(0, "x1");
   const StructInfo* x2 = call.Tensor(1, "x2");
@@ -529,7 +546,8 @@ InferResult InferMatmul(const std::vector<ArgValue>& args, const InferContext& c
 }
 
 // R.linear(data, weight, bias, out_dtype) = matmul(data, permute_dims(weight)) (+ bias).
-InferResult InferLinear(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferLinear(const OpInfo& op, const std::vector<ArgValue>& args,
+                        const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
   const StructInfo* weight = call.Tensor(1, "weight");
@@ -550,12 +568,12 @@ InferResult InferLinear(const std::vector<ArgValue>& args, const InferContext& c
   sum_args[1].info = bias;
   InferContext sub;
   sub.facts = &call.Facts();
-  InferResult r = InferBinaryArith(sum_args, sub);
+  InferResult r = InferBinaryArith(op, sum_args, sub);  // reads no row data
   for (InferError& e : r.errors) call.Error(2, e.message);
   return call.Done(r.info);
 }
 
-InferResult InferOuter(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferOuter(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x1 = call.Tensor(0, "x1");
   const StructInfo* x2 = call.Tensor(1, "x2");
@@ -576,7 +594,7 @@ InferResult InferOuter(const std::vector<ArgValue>& args, const InferContext& ct
 
 // ---- Search and sorting (§5.9) ------------------------------------------------------------
 
-InferResult InferWhere(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferWhere(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* cond = call.Tensor(0, "condition");
   const StructInfo* x1 = call.Tensor(1, "x1");
@@ -614,7 +632,8 @@ InferResult InferWhere(const std::vector<ArgValue>& args, const InferContext& ct
   return call.Done(MakeTensor(std::nullopt, ndim, *dtype, vdevice));
 }
 
-InferResult InferBucketize(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferBucketize(const OpInfo&, const std::vector<ArgValue>& args,
+                           const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0, "input_tensor");
   const StructInfo* boundaries = call.Tensor(1, "boundaries");
@@ -629,7 +648,8 @@ InferResult InferBucketize(const std::vector<ArgValue>& args, const InferContext
   return call.Done(out);
 }
 
-InferResult InferArgsort(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferArgsort(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -638,14 +658,14 @@ InferResult InferArgsort(const std::vector<ArgValue>& args, const InferContext& 
   return call.Done(out);
 }
 
-InferResult InferSort(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferSort(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
   return call.Done(*x);
 }
 
-InferResult InferTopk(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferTopk(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -672,7 +692,8 @@ InferResult InferTopk(const std::vector<ArgValue>& args, const InferContext& ctx
   return call.Unknown();
 }
 
-InferResult InferNonzero(const std::vector<ArgValue>& args, const InferContext& ctx) {
+InferResult InferNonzero(const OpInfo&, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
   if (!x) return call.Unknown();
@@ -681,30 +702,12 @@ InferResult InferNonzero(const std::vector<ArgValue>& args, const InferContext& 
 
 // ---- Inspect (§5.15) ----------------------------------------------------------------------
 
-namespace {
-
-InferResult Inspect(const std::vector<ArgValue>& args, const InferContext& ctx, const char* dtype) {
+InferResult InferInspect(const OpInfo& op, const std::vector<ArgValue>& args,
+                         const InferContext& ctx) {
   Call call(args, ctx);
   call.Tensor(0);
-  return call.Done(StructInfo::Prim(dtype));
-}
-
-}  // namespace
-
-InferResult InferInspectUInt8(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return Inspect(args, ctx, "uint8");
-}
-InferResult InferInspectUInt16(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return Inspect(args, ctx, "uint16");
-}
-InferResult InferInspectInt32(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return Inspect(args, ctx, "int32");
-}
-InferResult InferInspectInt64(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return Inspect(args, ctx, "int64");
-}
-InferResult InferInspectUInt64(const std::vector<ArgValue>& args, const InferContext& ctx) {
-  return Inspect(args, ctx, "uint64");
+  if (!op.result_dtype) return call.Unknown();
+  return call.Done(StructInfo::Prim(op.result_dtype));
 }
 
 }  // namespace tvmls::ops

@@ -1,13 +1,21 @@
 // The Relax operator registry: one table, one row per operator.
 //
-// A row holds the op's spellings in both eras, its parameters with defaults, purity, the
-// inference function and a one-line doc. Inference mirrors TVM's FInferStructInfo/FInferType
-// (../shared/reference/relax_ops.md and the TVM source files it names): from the struct info and
-// literal values of the arguments it computes the result's struct info, and reports conflicts it
-// can prove (an error means provably wrong; anything unprovable returns a vaguer result, silently).
+// A row (OpInfo) holds the op's spellings in both eras, its parameters with defaults, purity, the
+// inference function, the per-row data that function reads (spatial rank, result dtype) and a
+// one-line doc. Rows are written as data with the named setters below (ops/op_table.cc):
+//
+//   Op("relax.nn.conv2d").Script("nn.conv2d")
+//       .Params({Tensor("data"), Tensor("weight"), Attr("strides", "(1, 1)"), ...})
+//       .Pure().Infer(InferConv).Rank(2).Doc("2-D convolution."),
+//
+// Inference mirrors TVM's FInferStructInfo/FInferType (../shared/reference/relax_ops.md and the
+// TVM source files it names): from the struct info and literal values of the arguments it
+// computes the result's struct info, and reports conflicts it can prove (an error means provably
+// wrong; anything unprovable returns a vaguer result, silently).
 //
 // The semantic model lowers a call `R.nn.conv2d(x, w, strides=2)` into ArgValues bound to the
-// row's parameters (BindArguments), then calls the row's infer function.
+// row's parameters (BindArguments), then runs ops::Infer(row, args, ctx), which fills in the
+// defaults and calls the row's inference function with the row itself.
 #ifndef TVMLS_ANALYSIS_OPS_REGISTRY_H_
 #define TVMLS_ANALYSIS_OPS_REGISTRY_H_
 
@@ -15,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arith/expr.h"
@@ -34,12 +43,13 @@ enum class ParamKind {
 
 /// One parameter. `name` is the current-era keyword; a variadic parameter is spelled "*args" /
 /// "*values" (it takes every remaining positional argument, and the parameters after it are
-/// keyword-only) and "**kwargs" takes every keyword no other parameter claims.
+/// keyword-only) and "**kwargs" takes every keyword no other parameter claims. Table rows make
+/// parameters with rows::Tensor / Shape / Prim / Attr / Any and the setters below.
 struct Param {
-  const char* name;
+  const char* name = nullptr;
   /// Python default as text ("0", "None", "'float32'"); nullptr when the parameter is required.
-  const char* default_text;
-  ParamKind kind;
+  const char* default_text = nullptr;
+  ParamKind kind = ParamKind::kAny;
   /// The classic-era keyword when it differs (`out_sinfo` for `out_ty`, `sinfo_args` for
   /// `ty_args`); BindArguments accepts either spelling in every era.
   const char* classic_name = nullptr;
@@ -52,6 +62,28 @@ struct Param {
   /// Keyword-only although no `*args` precedes it (`call_builtin_with_ctx(func, args, *,
   /// ty_args=None)`).
   bool keyword_only = false;
+
+  // Named setters for table rows; each returns the parameter with that one field set.
+  /// Sets classic_name.
+  Param ClassicName(const char* classic) && {
+    classic_name = classic;
+    return *this;
+  }
+  /// Sets classic_only.
+  Param ClassicOnly() && {
+    classic_only = true;
+    return *this;
+  }
+  /// Sets annotation.
+  Param Annotation() && {
+    annotation = true;
+    return *this;
+  }
+  /// Sets keyword_only.
+  Param KeywordOnly() && {
+    keyword_only = true;
+    return *this;
+  }
 };
 
 /// "*args"-style (takes the remaining positional arguments).
@@ -128,25 +160,119 @@ struct InferContext {
   const arith::Facts* facts = nullptr;
 };
 
-/// args[i] is bound to op.params[i] (absent arguments have present == false). Inference reads
-/// attributes from args[i].literal; the `infer` of a table row fills absent arguments with the
-/// parameter's default first (it is equivalent to ops::Infer). A variadic parameter's ArgValue
-/// describes only the first argument it absorbed (no op infers from `*args`).
-using InferFn = InferResult (*)(const std::vector<ArgValue>& args, const InferContext& ctx);
+struct OpInfo;
 
+/// An inference function: the result of calling `op` with `args`. args[i] is bound to
+/// op.params[i] (absent arguments have present == false; `args` may be shorter or longer than
+/// op.params, and reading past its end reads an absent argument). Inference reads attributes from
+/// args[i].literal, and per-row data (op.rank, op.result_dtype, which parameter takes annotations)
+/// from `op`; a row whose data the function needs but lacks gives an unknown result. It does not
+/// apply parameter defaults: ops::Infer does that, then calls op.infer(op, args, ctx). A variadic
+/// parameter's ArgValue describes only the first argument it absorbed (no op infers from
+/// `*args`). Never throws; unknown inputs never give errors.
+using InferFn = InferResult (*)(const OpInfo& op, const std::vector<ArgValue>& args,
+                                const InferContext& ctx);
+
+/// One operator. Table rows start with rows::Op(name) and set the other fields through the named
+/// setters below; a field a row does not set keeps its default.
 struct OpInfo {
   /// Registry name, "relax.nn.conv2d".
-  const char* name;
+  const char* name = nullptr;
   /// Path after the Relax module alias in the classic era: "nn.conv2d" (spelled `R.nn.conv2d`);
   /// nullptr for ops without a TVMScript surface (relax.inspect.*).
-  const char* script;
+  const char* script = nullptr;
   /// The same in the current era when it differs, else nullptr.
-  const char* current_script;
+  const char* current_script = nullptr;
   std::vector<Param> params;
-  bool pure;
-  InferFn infer;
-  const char* doc;
+  /// Free of side effects (callable inside a dataflow block). Every table row says Pure() or
+  /// Impure().
+  bool pure = false;
+  /// ops::Infer treats nullptr like InferUnknown; every table row names a function (InferUnknown
+  /// when tvmls does not infer the op).
+  InferFn infer = nullptr;
+  /// Per-row data of inference functions shared by several rows. `rank`: the number of spatial
+  /// dims of a convolution or pooling row, 1, 2 or 3 (it also picks the layout family NCW /
+  /// NCHW / NCDHW); 0 for other rows.
+  int rank = 0;
+  /// The result dtype of rows whose inference function returns a fixed one (InferInspect:
+  /// "uint8" for inspect.tensor_dtype_bits); nullptr for other rows.
+  const char* result_dtype = nullptr;
+  /// One-line description for hover and completion.
+  const char* doc = nullptr;
+
+  // Named setters for table rows; each returns the row with that one field set.
+  /// Sets script.
+  OpInfo Script(const char* path) && {
+    script = path;
+    return std::move(*this);
+  }
+  /// Sets current_script.
+  OpInfo CurrentScript(const char* path) && {
+    current_script = path;
+    return std::move(*this);
+  }
+  /// Sets params, in Python order.
+  OpInfo Params(std::vector<Param> list) && {
+    params = std::move(list);
+    return std::move(*this);
+  }
+  /// Sets pure to true.
+  OpInfo Pure() && {
+    pure = true;
+    return std::move(*this);
+  }
+  /// Sets pure to false.
+  OpInfo Impure() && {
+    pure = false;
+    return std::move(*this);
+  }
+  /// Sets infer.
+  OpInfo Infer(InferFn fn) && {
+    infer = fn;
+    return std::move(*this);
+  }
+  /// Sets rank.
+  OpInfo Rank(int spatial_dims) && {
+    rank = spatial_dims;
+    return std::move(*this);
+  }
+  /// Sets result_dtype.
+  OpInfo ResultDType(const char* dtype) && {
+    result_dtype = dtype;
+    return std::move(*this);
+  }
+  /// Sets doc.
+  OpInfo Doc(const char* text) && {
+    doc = text;
+    return std::move(*this);
+  }
 };
+
+/// The makers table rows start from.
+namespace rows {
+/// An op row with only its registry name set.
+inline OpInfo Op(const char* name) {
+  OpInfo op;
+  op.name = name;
+  return op;
+}
+/// A parameter of the given kind; `default_text` is its Python default (nullptr: required).
+inline Param Tensor(const char* name, const char* default_text = nullptr) {
+  return Param{name, default_text, ParamKind::kTensor};
+}
+inline Param Shape(const char* name, const char* default_text = nullptr) {
+  return Param{name, default_text, ParamKind::kShape};
+}
+inline Param Prim(const char* name, const char* default_text = nullptr) {
+  return Param{name, default_text, ParamKind::kPrim};
+}
+inline Param Attr(const char* name, const char* default_text = nullptr) {
+  return Param{name, default_text, ParamKind::kAttr};
+}
+inline Param Any(const char* name, const char* default_text = nullptr) {
+  return Param{name, default_text, ParamKind::kAny};
+}
+}  // namespace rows
 
 /// Every registered op, in table order.
 const std::vector<OpInfo>& AllOps();
@@ -183,8 +309,9 @@ Binding BindArguments(const OpInfo& op, int positional, const std::vector<std::s
 
 /// Runs the op's inference after completing `args`: missing trailing entries are added, and every
 /// absent argument whose literal is kOther gets the parameter's parsed default (present stays
-/// false). ctx.facts may be null (no facts). Never throws. For rows of AllOps() this is what
-/// `op.infer(args, ctx)` does too.
+/// false); then returns op.infer(op, args, ctx), or an unknown result without errors when
+/// op.infer is null. Works for any OpInfo, table row or not (defaults of table rows are parsed
+/// once). ctx.facts may be null (no facts). Never throws.
 InferResult Infer(const OpInfo& op, std::vector<ArgValue> args, const InferContext& ctx);
 
 /// The parsed default of op.params[index] (Kind::kOther when required or out of range).

@@ -1,14 +1,17 @@
-// The op table against relax_ops.json (via the checked-in relax_ops_list.txt), FindOp in both
-// eras, argument binding, signatures, literal parsing, and robustness on odd input.
+// The op table against relax_ops.json (via the checked-in relax_ops_list.txt), the rows' data
+// form (setters, per-row data agreeing with the inference functions), FindOp in both eras,
+// argument binding, signatures, literal parsing, ops::Infer, and robustness on odd input.
 #include "ops/registry.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
 
+#include "ops/infer_common.h"
 #include "support/files.h"
 
 namespace tvmls::ops {
@@ -242,22 +245,157 @@ TEST(Defaults, ParsedFromTheTable) {
   }
 }
 
-TEST(Infer, RowInferAppliesDefaults) {
+TEST(Infer, AppliesDefaultsAndPassesTheRow) {
   const OpInfo& conv = *FindOp("nn.conv2d");
   std::vector<ArgValue> args(2);
   args[0].present = args[1].present = true;
   args[0].info = types::StructInfo::Tensor({1, 3, 8, 8}, "float32");
   args[1].info = types::StructInfo::Tensor({4, 3, 3, 3}, "float32");
-  InferResult direct = conv.infer(args, {});
-  InferResult wrapped = Infer(conv, args, {});
-  EXPECT_EQ(types::Print(direct.info), "R.Tensor((1, 4, 6, 6), dtype=\"float32\")");
-  EXPECT_EQ(types::Print(wrapped.info), types::Print(direct.info));
-  // An OpInfo that is not a table row is run as is.
-  OpInfo copy = conv;
-  copy.infer = [](const std::vector<ArgValue>&, const InferContext&) {
-    return InferResult{types::StructInfo::Object(), {}};
+  EXPECT_EQ(types::Print(Infer(conv, args, {}).info), "R.Tensor((1, 4, 6, 6), dtype=\"float32\")");
+  // The row's function without defaults cannot read the layouts: a vaguer result, no errors.
+  InferResult raw = conv.infer(conv, args, {});
+  EXPECT_TRUE(raw.errors.empty());
+  EXPECT_EQ(types::Print(raw.info), "R.Tensor(dtype=\"float32\")");
+  // The same function serves every rank through the row's data.
+  OpInfo conv1d = conv;
+  conv1d.rank = 1;
+  EXPECT_FALSE(Infer(conv1d, args, {}).errors.empty());  // 'NCHW' is not a 1-d layout
+  // A row without the data its function reads gives unknown, silently.
+  OpInfo no_rank = conv;
+  no_rank.rank = 0;
+  InferResult unknown = Infer(no_rank, args, {});
+  EXPECT_TRUE(unknown.info.IsUnknown());
+  EXPECT_TRUE(unknown.errors.empty());
+  // An OpInfo that is not a table row is run as is, with its own defaults, and gets itself.
+  OpInfo custom = rows::Op("test.custom")
+                      .Params({rows::Tensor("x"), rows::Attr("dtype", "'int8'")})
+                      .Pure()
+                      .Infer([](const OpInfo& op, const std::vector<ArgValue>& a,
+                                const InferContext&) {
+                        return InferResult{
+                            types::StructInfo::Prim(std::string(op.result_dtype) +
+                                                    a.at(1).literal.AsString().value_or("?")),
+                            {}};
+                      })
+                      .ResultDType("u")
+                      .Doc("test");
+  EXPECT_EQ(types::Print(Infer(custom, {}, {}).info), "R.Prim(\"uint8\")");
+  custom.infer = nullptr;
+  EXPECT_TRUE(Infer(custom, {}, {}).info.IsUnknown());
+}
+
+TEST(OpRow, SettersSetOneFieldEach) {
+  using namespace rows;  // NOLINT
+  OpInfo op = Op("relax.x")
+                  .Script("x")
+                  .CurrentScript("y")
+                  .Params({Tensor("a"), Shape("b", "None"), Prim("c").KeywordOnly(),
+                           Attr("d", "1").ClassicName("e").ClassicOnly(), Any("f").Annotation()})
+                  .Impure()
+                  .Infer(InferUnknown)
+                  .Rank(3)
+                  .ResultDType("int8")
+                  .Doc("doc");
+  EXPECT_STREQ(op.name, "relax.x");
+  EXPECT_STREQ(op.script, "x");
+  EXPECT_STREQ(op.current_script, "y");
+  EXPECT_FALSE(op.pure);
+  EXPECT_EQ(op.infer, &InferUnknown);
+  EXPECT_EQ(op.rank, 3);
+  EXPECT_STREQ(op.result_dtype, "int8");
+  EXPECT_STREQ(op.doc, "doc");
+  ASSERT_EQ(op.params.size(), 5u);
+  const Param& a = op.params[0];
+  EXPECT_EQ(a.kind, ParamKind::kTensor);
+  EXPECT_EQ(a.default_text, nullptr);
+  EXPECT_FALSE(a.classic_only || a.annotation || a.keyword_only || a.classic_name);
+  EXPECT_EQ(op.params[1].kind, ParamKind::kShape);
+  EXPECT_STREQ(op.params[1].default_text, "None");
+  EXPECT_EQ(op.params[2].kind, ParamKind::kPrim);
+  EXPECT_TRUE(op.params[2].keyword_only);
+  EXPECT_EQ(op.params[3].kind, ParamKind::kAttr);
+  EXPECT_STREQ(op.params[3].classic_name, "e");
+  EXPECT_TRUE(op.params[3].classic_only);
+  EXPECT_FALSE(op.params[3].keyword_only);
+  EXPECT_EQ(op.params[4].kind, ParamKind::kAny);
+  EXPECT_TRUE(op.params[4].annotation);
+  // Unset fields keep their defaults.
+  OpInfo bare = Op("relax.y");
+  EXPECT_EQ(bare.script, nullptr);
+  EXPECT_FALSE(bare.pure);
+  EXPECT_EQ(bare.infer, nullptr);
+  EXPECT_EQ(bare.rank, 0);
+  EXPECT_EQ(bare.result_dtype, nullptr);
+  EXPECT_TRUE(Op("relax.z").Pure().pure);
+}
+
+// "1d" / "2d" / "3d" in an op name ("nn.conv2d_transpose", "nn.adaptive_avg_pool3d"), or 0.
+int RankInName(const std::string& name) {
+  for (int rank = 1; rank <= 3; ++rank) {
+    if (name.find(std::to_string(rank) + "d") != std::string::npos) return rank;
+  }
+  return 0;
+}
+
+// The per-row data agrees with the inference functions that read it.
+TEST(OpRegistry, RowDataMatchesTheInferenceFunctions) {
+  const InferFn by_rank[] = {InferConv, InferConvTranspose, InferPool, InferAdaptivePool};
+  const InferFn by_annotation[] = {InferCallTir, InferCallTirInplace, InferCallDpsPacked,
+                                   InferTyArgs, InferCallBuiltinWithCtx};
+  auto among = [](InferFn fn, const auto& list) {
+    return std::find(std::begin(list), std::end(list), fn) != std::end(list);
   };
-  EXPECT_EQ(Infer(copy, args, {}).info.kind, types::Kind::kObject);
+  int ranked = 0, inspect = 0, annotated = 0;
+  for (const OpInfo& op : AllOps()) {
+    SCOPED_TRACE(op.name);
+    // Every row names its inference; InferUnknown is the explicit "tvmls does not infer this".
+    ASSERT_NE(op.infer, nullptr);
+    if (among(op.infer, by_rank)) {
+      ++ranked;
+      // The rank is the one in the name, and the layout default has rank + 2 letters ('NCHW').
+      EXPECT_EQ(op.rank, RankInName(op.name));
+      bool has_layout = false;
+      for (size_t i = 0; i < op.params.size(); ++i) {
+        std::string name = op.params[i].name;
+        if (name != "layout" && name != "data_layout") continue;
+        has_layout = true;
+        EXPECT_EQ(DefaultOf(op, i).AsString().value_or("").size(),
+                  static_cast<size_t>(op.rank) + 2);
+      }
+      EXPECT_TRUE(has_layout);
+    } else {
+      EXPECT_EQ(op.rank, 0) << "rank set on a row whose inference does not read it";
+    }
+    if (op.infer == InferInspect) {
+      ++inspect;
+      ASSERT_NE(op.result_dtype, nullptr);
+      EXPECT_TRUE(types::DTypeBytes(op.result_dtype).has_value()) << op.result_dtype;
+    } else {
+      EXPECT_EQ(op.result_dtype, nullptr) << "result_dtype set on a row that does not read it";
+    }
+    int annotation_params = 0;
+    for (const Param& p : op.params) annotation_params += p.annotation ? 1 : 0;
+    EXPECT_LE(annotation_params, 1);
+    if (among(op.infer, by_annotation)) {
+      ++annotated;
+      EXPECT_EQ(annotation_params, 1) << "the inference reads the annotation parameter";
+    }
+  }
+  EXPECT_EQ(ranked, 15);     // conv, conv_transpose, avg/max/adaptive pooling, each 1-3d
+  EXPECT_EQ(inspect, 8);     // inspect.*
+  EXPECT_EQ(annotated, 12);  // the call family and call_packed
+}
+
+TEST(OpRegistry, EveryScriptPathFindsItsRow) {
+  for (const OpInfo& op : AllOps()) {
+    SCOPED_TRACE(op.name);
+    for (const char* path : {op.script, op.current_script}) {
+      if (path) {
+        EXPECT_EQ(FindOp(path), &op) << path << " is spelled by two rows";
+      }
+    }
+    EXPECT_NE(op.doc, nullptr);
+  }
 }
 
 // Odd inputs never crash and unknown inputs never produce errors.
@@ -325,7 +463,7 @@ TEST(Infer, RobustOnOddInput) {
         std::vector<ArgValue> all(op.params.size(), s);
         Infer(op, all, {});
         // Direct calls without defaults too.
-        op.infer(args, {});
+        op.infer(op, args, {});
       }
     }
   }
