@@ -39,16 +39,22 @@ namespace tvmls::analysis::check {
 /// Where a check's diagnostics go: the function's diagnostics (relative ranges).
 class Sink {
  public:
-  explicit Sink(std::vector<Diagnostic>* out) : out_(out) {}
+  explicit Sink(FunctionModel* fn) : fn_(fn) {}
   /// Appends a diagnostic and returns it for related locations and fixes (valid until the next
   /// Add).
   Diagnostic& Add(TextRange range, Severity severity, const char* code, std::string message);
   /// The diagnostic `index` of this function (for fixes added once more is known).
-  Diagnostic& At(size_t index) { return (*out_)[index]; }
-  size_t size() const { return out_->size(); }
+  Diagnostic& At(size_t index) { return fn_->diagnostics[index]; }
+  size_t size() const { return fn_->diagnostics.size(); }
+  /// Adds a related location of the last diagnostic whose range is relative to the module
+  /// function `callee` (the analyzer rebases it when the file's diagnostics are assembled).
+  void AddRelatedInCallee(const std::string& callee, TextRange range, std::string message);
+  /// Adds a fix to the last diagnostic whose edits are all relative to `callee`; the analyzer
+  /// rebases them, and drops the fix unless this is the callee's only caller.
+  void AddFixInCallee(const std::string& callee, Fix fix);
 
  private:
-  std::vector<Diagnostic>* out_;
+  FunctionModel* fn_;
 };
 
 // ------------------------------------------------------------------------------------- events
@@ -168,6 +174,41 @@ struct KillOfConstant {
   std::string argument;  // its text, at most 60 bytes
 };
 
+/// An argument of a call into a PrimFunc: its range and struct info; for a scalar input, its
+/// value as an integer expression when it is one (`T.int64(3)`, `n`).
+struct PrimArgument {
+  TextRange range;
+  types::StructInfo info;
+  std::optional<arith::Expr> scalar;
+};
+
+/// `R.call_tir(cls.f, (inputs...), out_sinfo, tir_vars)` (and call_tir_inplace, call_tir_with_grad,
+/// the classic era's spellings) where `cls.f` is a PrimFunc of the module with a complete
+/// signature.
+struct CallTir {
+  std::string callee;               // "f"
+  const FunctionModel* function = nullptr;
+  TextRange callee_range;           // `cls.f`
+  TextRange arguments_range;        // the argument tuple (empty when absent)
+  std::vector<PrimArgument> inputs;
+  /// The outputs that take a parameter (none for call_tir_inplace, whose outputs alias inputs),
+  /// each with its annotation's range.
+  std::vector<PrimArgument> outputs;
+  std::vector<arith::Expr> tir_values;  // trailing integer arguments (tir_vars)
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+};
+
+/// `cls.f(args...)` where `cls.f` is a PrimFunc with a complete signature and the call passes
+/// exactly its number of arguments, positionally.
+struct PrimFuncCall {
+  std::string callee;
+  const FunctionModel* function = nullptr;
+  std::vector<PrimArgument> arguments;
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+};
+
 // ------------------------------------------------------------------------------------- checks
 
 class Check {
@@ -181,6 +222,8 @@ class Check {
   virtual void OnImpureCall(const ImpureCall&, Sink&) {}
   virtual void OnDataflowEnd(const DataflowEnd&, Sink&) {}
   virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}
+  virtual void OnCallTir(const CallTir&, Sink&) {}
+  virtual void OnPrimFuncCall(const PrimFuncCall&, Sink&) {}
   /// The function is lowered: last chance to complete what depends on all of it.
   virtual void OnFunctionEnd(Sink&) {}
 };
@@ -191,7 +234,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks();
 /// The checks of one function, called by the lowering.
 class Checks {
  public:
-  explicit Checks(std::vector<Diagnostic>* out) : checks_(MakeChecks()), sink_(out) {}
+  explicit Checks(FunctionModel* fn) : checks_(MakeChecks()), sink_(fn) {}
   template <typename Event>
   void Report(void (Check::*handler)(const Event&, Sink&), const Event& event) {
     for (const auto& c : checks_) ((*c).*handler)(event, sink_);

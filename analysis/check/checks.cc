@@ -10,8 +10,20 @@ Diagnostic& Sink::Add(TextRange range, Severity severity, const char* code, std:
   d.severity = severity;
   d.code = code;
   d.message = std::move(message);
-  out_->push_back(std::move(d));
-  return out_->back();
+  fn_->diagnostics.push_back(std::move(d));
+  return fn_->diagnostics.back();
+}
+
+void Sink::AddRelatedInCallee(const std::string& callee, TextRange range, std::string message) {
+  Diagnostic& d = fn_->diagnostics.back();
+  d.related.push_back({range, std::move(message)});
+  fn_->cross_refs.push_back({fn_->diagnostics.size() - 1, d.related.size() - 1, callee, false});
+}
+
+void Sink::AddFixInCallee(const std::string& callee, Fix fix) {
+  Diagnostic& d = fn_->diagnostics.back();
+  d.fixes.push_back(std::move(fix));
+  fn_->cross_refs.push_back({fn_->diagnostics.size() - 1, d.fixes.size() - 1, callee, true});
 }
 
 std::unique_ptr<Check> MakeStorageCheck();
@@ -20,6 +32,7 @@ std::unique_ptr<Check> MakeUnusedBindingCheck();
 std::unique_ptr<Check> MakeBufferIndexCheck();
 std::unique_ptr<Check> MakeAxisSeparatorsCheck();
 std::unique_ptr<Check> MakePurityCheck();
+std::unique_ptr<Check> MakeCallTirCheck();
 
 std::vector<std::unique_ptr<Check>> MakeChecks() {
   std::vector<std::unique_ptr<Check>> checks;
@@ -29,6 +42,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeBufferIndexCheck());
   checks.push_back(MakeAxisSeparatorsCheck());
   checks.push_back(MakePurityCheck());
+  checks.push_back(MakeCallTirCheck());
   return checks;
 }
 

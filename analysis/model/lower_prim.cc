@@ -450,7 +450,7 @@ class PrimLowering {
   // The checks of this function (check/check.h), made at the first event.
   std::optional<check::Checks> checks_;
   check::Checks& checks() {
-    if (!checks_) checks_.emplace(&fn_->diagnostics);
+    if (!checks_) checks_.emplace(fn_);
     return *checks_;
   }
 };

@@ -1588,63 +1588,28 @@ class RelaxLowering {
       for (int64_t i : *idx) fresh_outputs += i == -1 ? 1 : 0;
       if (fresh_outputs != 0) return;  // mixed in-place/fresh: parameter order not modelled
     }
-    size_t n_tir = 0;
-    std::vector<arith::Expr> tir_values;
+    check::CallTir event;
     if (tir_index >= 0 && values[tir_index].present) {
       auto list = lowered[tir_index].literal.AsExprList(true);
       if (!list) return;
-      tir_values = *list;
-      n_tir = list->size();
+      event.tir_values = *list;
     }
+    event.callee = (*path)[1];
+    event.function = callee;
+    event.callee_range = Rel(nodes[0]);
+    event.arguments_range = Rel(nodes[1]);
+    // A scalar input's value binds the parameter's name (read only for scalar parameters: reading
+    // a value records its symbolic variables' references).
     const PrimSignature& sig = callee->prim;
-    size_t expected = in_nodes.size() + fresh_outputs + n_tir;
-    const std::string callee_name = (*path)[1];
-    if (expected != sig.params.size()) {
-      // Too many: point at the first input without a parameter; too few: at the argument tuple.
-      TSNode at = ts_node_is_null(nodes[1]) ? nodes[0] : nodes[1];
-      size_t room = sig.params.size() >= fresh_outputs + n_tir ? sig.params.size() - fresh_outputs - n_tir : 0;
-      if (expected > sig.params.size() && room < in_nodes.size()) at = in_nodes[room];
-      Diagnostic& d = Report(at, Severity::kError,
-                             "call-tir-mismatch",
-                             "R.call_tir passes " + std::to_string(in_nodes.size()) + " input" +
-                                 (in_nodes.size() == 1 ? "" : "s") + ", " + std::to_string(fresh_outputs) +
-                                 " output" + (fresh_outputs == 1 ? "" : "s") +
-                                 (n_tir ? " and " + std::to_string(n_tir) + " trailing integer" + (n_tir == 1 ? "" : "s") : "") +
-                                 " but PrimFunc " + Quote(callee_name) + " takes " +
-                                 std::to_string(sig.params.size()) + " parameter" +
-                                 (sig.params.size() == 1 ? "" : "s"));
-      AddCalleeRelated(&d, callee_name, callee->name_range, "PrimFunc " + Quote(callee_name) + " declared here");
-      return;
-    }
-    std::map<std::string, arith::Expr> binding;
-    // Trailing integer parameters first: they may define buffer dims.
-    for (size_t k = 0; k < n_tir; ++k) {
-      const PrimSignature::Param& p = sig.params[in_nodes.size() + fresh_outputs + k];
-      binding[p.name] = tir_values[k];
-    }
-    // Scalar inputs (current era: primitive values in the argument tuple) bind first.
+    bool counts_match = in_nodes.size() + fresh_outputs + event.tir_values.size() == sig.params.size();
     for (size_t i = 0; i < in_nodes.size(); ++i) {
-      const PrimSignature::Param& p = sig.params[i];
-      if (p.kind != PrimSignature::Param::Kind::kScalar) continue;
-      if (auto lit = LiteralOf(in_nodes[i])) binding[p.name] = *lit;
+      bool scalar = counts_match && sig.params[i].kind == PrimSignature::Param::Kind::kScalar;
+      event.inputs.push_back({Rel(in_nodes[i]), in_infos[i], scalar ? LiteralOf(in_nodes[i]) : std::nullopt});
     }
-    // Buffer inputs.
-    for (size_t i = 0; i < in_nodes.size(); ++i) {
-      const PrimSignature::Param& p = sig.params[i];
-      if (p.kind == PrimSignature::Param::Kind::kScalar) continue;
-      if (p.buffer < 0) continue;
-      const BufferDecl& b = sig.buffers[p.buffer];
-      CompareBuffer(in_infos[i], b, &binding, in_nodes[i], "argument " + std::to_string(i), callee_name,
-                    p.name, /*is_output=*/false);
-    }
-    // Outputs.
-    for (size_t j = 0; j < fresh_outputs; ++j) {
-      const PrimSignature::Param& p = sig.params[in_nodes.size() + j];
-      if (p.buffer < 0) continue;
-      const BufferDecl& b = sig.buffers[p.buffer];
-      CompareBuffer(outs[j], b, &binding, out_nodes[j], "output " + std::to_string(j), callee_name, p.name,
-                    /*is_output=*/true);
-    }
+    for (size_t j = 0; j < fresh_outputs; ++j) event.outputs.push_back({Rel(out_nodes[j]), outs[j], std::nullopt});
+    event.facts = &facts_;
+    event.print = print_;
+    checks().Report(&check::Check::OnCallTir, event);
   }
 
   std::optional<arith::Expr> LiteralOf(TSNode n) {
@@ -1666,122 +1631,6 @@ class RelaxLowering {
     return std::nullopt;
   }
 
-  void AddCalleeRelated(Diagnostic* d, const std::string& callee, TextRange callee_relative,
-                        const std::string& message) {
-    // The callee's ranges are relative to the callee; the analyzer rebases them (cross_refs).
-    d->related.push_back({callee_relative, message});
-    cross_refs_.push_back({fn_->diagnostics.size() - 1, d->related.size() - 1, callee});
-  }
-
-  void CompareBuffer(const StructInfo& arg, const BufferDecl& b, std::map<std::string, arith::Expr>* binding,
-                     TSNode at, const std::string& what, const std::string& callee, const std::string& param,
-                     bool is_output) {
-    if (!arg.IsTensor()) return;
-    std::string expected_text = "T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
-    auto fail = [&](const std::string& detail, TextRange related_range) {
-      std::string given = types::Print(arg, print_);
-      std::string msg = what + " of R.call_tir has " + detail + " but PrimFunc " + Quote(callee) +
-                        " parameter " + Quote(param) + " expects " + expected_text;
-      Diagnostic& d = Report(at, Severity::kError, "call-tir-mismatch", msg);
-      AddCalleeRelated(&d, callee, related_range, Quote(param) + " declared as " + expected_text);
-      if (is_output) OutSinfoFix(&fn_->diagnostics.back(), at, b, *binding);
-    };
-    if (!b.dtype.empty() && !arg.dtype.empty() && b.dtype != arg.dtype) {
-      fail("dtype " + arg.dtype, b.decl_range);
-      return;
-    }
-    if (!b.shape) return;
-    int rank = static_cast<int>(b.shape->size());
-    if (arg.ndim >= 0 && arg.ndim != rank) {
-      fail("rank " + std::to_string(arg.ndim) + " (" + types::Print(arg, print_) + ")",
-           b.shape_range.empty() ? b.decl_range : b.shape_range);
-      return;
-    }
-    if (!arg.values) return;
-    for (int k = 0; k < rank; ++k) {
-      const arith::Expr& bd = (*b.shape)[k];
-      const arith::Expr& ad = (*arg.values)[k];
-      if (auto var = bd.AsVar(); var && !binding->count(*var)) {
-        (*binding)[*var] = ad;
-        continue;
-      }
-      std::set<std::string> vars;
-      bd.CollectVars(&vars);
-      bool all_bound = true;
-      for (const std::string& v : vars) all_bound = all_bound && binding->count(v);
-      if (!all_bound) continue;
-      arith::Expr expect = bd.Substitute(*binding);
-      if (facts_.ProveEqual(ad, expect) == arith::Tri::kDisproved) {
-        TextRange dim_range = k < static_cast<int>(b.dim_ranges.size()) ? b.dim_ranges[k] : b.shape_range;
-        std::string shape = arg.values ? types::PrintShape(*arg.values) : "?";
-        fail("shape " + shape + " (dim " + std::to_string(k) + " is " + ad.ToString() + ", expected " +
-                 expect.ToString() + ")",
-             dim_range.empty() ? b.decl_range : dim_range);
-        if (!is_output) SingleCallerBufferFix(callee, b, arg);
-        return;
-      }
-    }
-  }
-
-  // Fix for an out_sinfo that contradicts the PrimFunc: write what the PrimFunc implies.
-  void OutSinfoFix(Diagnostic* d, TSNode at, const BufferDecl& b,
-                   const std::map<std::string, arith::Expr>& binding) {
-    if (!b.shape || b.dtype.empty()) return;
-    std::vector<arith::Expr> derived;
-    for (const arith::Expr& e : *b.shape) {
-      std::set<std::string> vars;
-      e.CollectVars(&vars);
-      for (const std::string& v : vars) {
-        if (!binding.count(v)) return;
-      }
-      derived.push_back(e.Substitute(binding));
-    }
-    if (types::HasOpaque(derived)) return;
-    std::string text = types::Print(StructInfo::Tensor(derived, b.dtype), print_);
-    Fix f;
-    f.title = "Change the output struct info to " + text;
-    f.preferred = true;
-    f.edits.push_back({Rel(at), text});
-    d->fixes.push_back(std::move(f));
-  }
-
-  // Fix for an input that contradicts the callee's buffer: rewrite the buffer's shape, offered
-  // when this is the callee's only caller (the analyzer drops it otherwise).
-  void SingleCallerBufferFix(const std::string& callee, const BufferDecl& b, const StructInfo& arg) {
-    if (!arg.values || b.shape_range.empty() || types::HasOpaque(*arg.values)) return;
-    for (const arith::Expr& e : *arg.values) {
-      if (!e.AsConst()) return;  // symbolic dims would need declarations in the PrimFunc
-    }
-    Diagnostic& d = fn_->diagnostics.back();
-    Fix f;
-    const std::vector<arith::Expr>& want = *arg.values;
-    bool per_dim = b.shape && b.shape->size() == want.size() && b.dim_ranges.size() == want.size() &&
-                   b.dim_spellings.size() == want.size();
-    if (per_dim) {
-      // Only the dims that differ change, each spelled as the user spelled it (`T.int64(64)`
-      // becomes `T.int64(1)`, `64` becomes `1`).
-      std::string shown = "(";
-      for (size_t i = 0; i < want.size(); ++i) {
-        const std::string& spelling = b.dim_spellings[i];
-        std::string value = want[i].ToString();
-        size_t hole = spelling.find("{}");
-        std::string spelled = hole == std::string::npos
-                                  ? value
-                                  : spelling.substr(0, hole) + value + spelling.substr(hole + 2);
-        shown += (i ? ", " : "") + spelled;
-        if (!((*b.shape)[i] == want[i])) f.edits.push_back({b.dim_ranges[i], spelled});
-      }
-      shown += want.size() == 1 ? ",)" : ")";
-      if (f.edits.empty()) return;
-      f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + shown;
-    } else {
-      f.title = "Change the shape of " + Quote(b.name) + " in " + Quote(callee) + " to " + types::PrintShape(want);
-      f.edits.push_back({b.shape_range, types::PrintShape(want)});
-    }
-    d.fixes.push_back(std::move(f));
-    cross_edits_.push_back({fn_->diagnostics.size() - 1, d.fixes.size() - 1, callee});
-  }
-
   // ---------------------------------------------------------------- direct calls
 
   Value GlobalCall(TSNode call, TSNode callee_node, const std::string& name, const CallArgs& args) {
@@ -1798,13 +1647,15 @@ class RelaxLowering {
       fn_->hovers.push_back({Rel(callee_node), "PrimFunc " + name + PrimSignatureText(*callee)});
       if (callee->prim.complete && !args.splat && args.keywords.empty() &&
           args.positional.size() == callee->prim.params.size()) {
-        std::map<std::string, arith::Expr> binding;
+        check::PrimFuncCall event;
+        event.callee = name;
+        event.function = callee;
         for (size_t i = 0; i < args.positional.size(); ++i) {
-          const PrimSignature::Param& p = callee->prim.params[i];
-          if (p.buffer < 0) continue;
-          CompareBuffer(arg_values[i].info, callee->prim.buffers[p.buffer], &binding, args.positional[i],
-                        "argument " + std::to_string(i), name, p.name, false);
+          event.arguments.push_back({Rel(args.positional[i]), arg_values[i].info, std::nullopt});
         }
+        event.facts = &facts_;
+        event.print = print_;
+        checks().Report(&check::Check::OnPrimFuncCall, event);
       }
       return v;
     }
@@ -1863,14 +1714,6 @@ class RelaxLowering {
     return s + ")";
   }
 
- public:
-  struct CrossRef {
-    size_t diagnostic;
-    size_t item;
-    std::string callee;
-  };
-  std::vector<CrossRef> cross_refs_;   // related locations in a callee
-  std::vector<CrossRef> cross_edits_;  // fixes editing a callee (item = fix index)
 
  private:
   std::string_view text_;
@@ -1908,7 +1751,7 @@ class RelaxLowering {
   // alone report nothing.
   std::optional<check::Checks> checks_;
   check::Checks& checks() {
-    if (!checks_) checks_.emplace(&fn_->diagnostics);
+    if (!checks_) checks_.emplace(fn_);
     return *checks_;
   }
 };
@@ -1925,12 +1768,6 @@ void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,
   RelaxLowering lowering(def, text, *ctx.aliases, fn, &ctx);
   lowering.Body();
   lowering.Finish();
-  for (const auto& ref : lowering.cross_refs_) {
-    fn->cross_refs.push_back({ref.diagnostic, ref.item, ref.callee, false});
-  }
-  for (const auto& ref : lowering.cross_edits_) {
-    fn->cross_refs.push_back({ref.diagnostic, ref.item, ref.callee, true});
-  }
 }
 
 }  // namespace tvmls::analysis
