@@ -209,6 +209,75 @@ struct PrimFuncCall {
   types::PrintOptions print;
 };
 
+/// `y: R.Tensor(...) = value`: a binding with a struct info annotation (both known).
+struct BindingAnnotation {
+  TextRange annotation_range;
+  types::StructInfo declared;
+  TextRange value_range;
+  types::StructInfo value;
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+  /// Edits that rewrite the annotation to `info` in the user's spelling (nullopt: rewrite the
+  /// whole annotation).
+  std::function<std::optional<std::vector<TextEdit>>(const types::StructInfo& info)> respell;
+};
+
+/// `R.match_cast(value, target)` (both known).
+struct MatchCast {
+  TextRange target_range;
+  types::StructInfo target;
+  types::StructInfo value;
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+};
+
+/// A call of a registered operator (`R.nn.conv2d(...)`, or a Python operator on Relax values
+/// that lowers to one, `x + y`): what binding the arguments and running the op's inference
+/// (ops/registry.h) found wrong, each at the argument at fault.
+struct OpCall {
+  std::string spelling;  // "R.nn.conv2d", "R.add"
+  struct Problem {
+    TextRange range;
+    std::string message;
+  };
+  std::vector<Problem> argument_problems;  // missing, unknown or duplicate arguments
+  std::vector<Problem> inference_errors;   // provable conflicts (shapes, axes, dtypes, ...)
+};
+
+/// `R.<name>(...)` where `<name>` is neither an operator nor another name of the Relax namespace.
+struct UnknownOp {
+  TextRange callee_range;
+  std::string spelling;  // "R.nn.not_an_op"
+};
+
+/// `t[i]` with a constant index on a value known to be a tuple.
+struct TupleIndex {
+  TextRange index_range;
+  int64_t index = 0;
+  types::StructInfo tuple;
+  types::PrintOptions print;
+};
+
+/// `cls.f(args...)` where `cls.f` is a Relax function of the module with a complete signature.
+struct RelaxFunctionCall {
+  std::string callee;
+  TextRange call_range;
+  size_t parameters = 0;
+  /// Positional arguments only, without splats; otherwise the arity is not known.
+  bool arity_known = false;
+  size_t given = 0;
+  struct Argument {
+    TextRange range;
+    types::StructInfo value;
+    std::string parameter;
+    types::StructInfo declared;  // as annotated
+    types::StructInfo expected;  // with symbolic dims bound by the arguments before it
+  };
+  std::vector<Argument> arguments;
+  const arith::Facts* facts = nullptr;
+  types::PrintOptions print;
+};
+
 // ------------------------------------------------------------------------------------- checks
 
 class Check {
@@ -224,6 +293,12 @@ class Check {
   virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}
   virtual void OnCallTir(const CallTir&, Sink&) {}
   virtual void OnPrimFuncCall(const PrimFuncCall&, Sink&) {}
+  virtual void OnBindingAnnotation(const BindingAnnotation&, Sink&) {}
+  virtual void OnMatchCast(const MatchCast&, Sink&) {}
+  virtual void OnOpCall(const OpCall&, Sink&) {}
+  virtual void OnUnknownOp(const UnknownOp&, Sink&) {}
+  virtual void OnTupleIndex(const TupleIndex&, Sink&) {}
+  virtual void OnRelaxFunctionCall(const RelaxFunctionCall&, Sink&) {}
   /// The function is lowered: last chance to complete what depends on all of it.
   virtual void OnFunctionEnd(Sink&) {}
 };

@@ -33,6 +33,8 @@ std::unique_ptr<Check> MakeBufferIndexCheck();
 std::unique_ptr<Check> MakeAxisSeparatorsCheck();
 std::unique_ptr<Check> MakePurityCheck();
 std::unique_ptr<Check> MakeCallTirCheck();
+std::unique_ptr<Check> MakeAnnotationCheck();
+std::unique_ptr<Check> MakeCallCheck();
 
 std::vector<std::unique_ptr<Check>> MakeChecks() {
   std::vector<std::unique_ptr<Check>> checks;
@@ -43,6 +45,8 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeAxisSeparatorsCheck());
   checks.push_back(MakePurityCheck());
   checks.push_back(MakeCallTirCheck());
+  checks.push_back(MakeAnnotationCheck());
+  checks.push_back(MakeCallCheck());
   return checks;
 }
 

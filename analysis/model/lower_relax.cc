@@ -746,25 +746,15 @@ class RelaxLowering {
 
   void CheckAnnotation(TSNode ann, const StructInfo& declared, const Value& v, TSNode rhs) {
     if (declared.IsUnknown() || v.info.IsUnknown()) return;
-    types::BaseCheckDetail check = types::CheckBase(declared, v.info, facts_);
-    if (check.result != types::BaseCheck::kFailL0) return;
-    bool dtype = check.reason.rfind("dtype", 0) == 0;
-    Diagnostic& d = Report(ann, Severity::kError, dtype ? "dtype-mismatch" : "shape-mismatch",
-                           "annotation " + types::Print(declared, print_) +
-                               " contradicts the value's inferred struct info " +
-                               types::Print(v.info, print_) + " (" + check.reason + ")");
-    d.related.push_back({Rel(rhs), "value inferred as " + types::Print(v.info, print_)});
-    if (types::FullyKnown(v.info)) {
-      Fix f;
-      f.title = "Annotate with the inferred struct info " + types::Print(v.info, print_);
-      f.preferred = true;
-      if (std::optional<std::vector<TextEdit>> edits = SpelledAnnotationEdits(ann, declared, v.info)) {
-        f.edits = std::move(*edits);
-      } else {
-        f.edits.push_back({Rel(ann), types::Print(v.info, print_)});
-      }
-      d.fixes.push_back(std::move(f));
-    }
+    check::BindingAnnotation b;
+    b.annotation_range = Rel(ann);
+    b.declared = declared;
+    b.value_range = Rel(rhs);
+    b.value = v.info;
+    b.facts = &facts_;
+    b.print = print_;
+    b.respell = [&](const StructInfo& info) { return SpelledAnnotationEdits(ann, declared, info); };
+    checks().Report(&check::Check::OnBindingAnnotation, b);
   }
 
   // SpelledAnnotationEdits (annotation.h), in this function's coordinates.
@@ -1015,14 +1005,8 @@ class RelaxLowering {
     if (idx.size() == 1 && base.info.kind == types::Kind::kTuple) {
       if (auto i = IntValue(idx[0], text_)) {
         int64_t size = static_cast<int64_t>(base.info.fields.size());
-        if (*i >= 0 && *i < size) {
-          v.info = base.info.fields[*i];
-        } else if (*i < 0 || *i >= size) {
-          Report(idx[0], Severity::kError, "invalid-op-call",
-                 "tuple index " + std::to_string(*i) + " is out of range for " +
-                     types::Print(base.info, print_) + " of " + std::to_string(size) + " field" +
-                     (size == 1 ? "" : "s"));
-        }
+        if (*i >= 0 && *i < size) v.info = base.info.fields[*i];
+        checks().Report(&check::Check::OnTupleIndex, check::TupleIndex{Rel(idx[0]), *i, base.info, print_});
         return v;
       }
     }
@@ -1109,9 +1093,14 @@ class RelaxLowering {
       ops::InferContext ictx;
       ictx.facts = &facts_;
       ops::InferResult r = ops::Infer(*info, args, ictx);
-      for (const ops::InferError& e : r.errors) {
-        TSNode at = e.param == 0 ? Field(n, "left") : e.param == 1 ? Field(n, "right") : n;
-        Report(at, Severity::kError, "invalid-op-call", std::string("R.") + name + ": " + e.message);
+      if (!r.errors.empty()) {
+        check::OpCall c;
+        c.spelling = std::string("R.") + name;
+        for (const ops::InferError& e : r.errors) {
+          TSNode at = e.param == 0 ? Field(n, "left") : e.param == 1 ? Field(n, "right") : n;
+          c.inference_errors.push_back({Rel(at), e.message});
+        }
+        checks().Report(&check::Check::OnOpCall, c);
       }
       v.info = r.info;
       if (!v.info.IsUnknown()) fn_->hovers.push_back({Rel(n), types::Print(v.info, print_)});
@@ -1178,8 +1167,7 @@ class RelaxLowering {
     }
     const ops::OpInfo* op = ops::FindOp(sub);
     if (op == nullptr) {
-      Report(callee, Severity::kWarning, "unknown-op",
-             "R." + sub + " is not an operator tvmls knows; its result is not checked");
+      checks().Report(&check::Check::OnUnknownOp, check::UnknownOp{Rel(callee), "R." + sub});
       for (TSNode a : args.positional) LowerValue(a);
       for (const auto& kw : args.keywords) LowerValue(kw.second);
       return v;
@@ -1194,13 +1182,16 @@ class RelaxLowering {
       size_t k = static_cast<size_t>(index) - args.positional.size();
       return k < args.keyword_nodes.size() ? args.keyword_nodes[k] : TSNode{};
     };
-    bool bad_args = false;
-    for (const ops::Binding::Problem& p : binding.problems) {
-      TSNode at = arg_node(p.arg);
-      if (Is(at, "keyword_argument")) at = Field(at, "name");
-      Report(ts_node_is_null(at) ? callee : at, Severity::kError, "bad-op-arguments",
-             "R." + sub + ": " + p.message);
-      bad_args = true;
+    bool bad_args = !binding.problems.empty();
+    if (bad_args) {
+      check::OpCall c;
+      c.spelling = "R." + sub;
+      for (const ops::Binding::Problem& p : binding.problems) {
+        TSNode at = arg_node(p.arg);
+        if (Is(at, "keyword_argument")) at = Field(at, "name");
+        c.argument_problems.push_back({Rel(ts_node_is_null(at) ? callee : at), p.message});
+      }
+      checks().Report(&check::Check::OnOpCall, c);
     }
     std::vector<ops::ArgValue> values(op->params.size());
     std::vector<TSNode> nodes(op->params.size());
@@ -1253,11 +1244,16 @@ class RelaxLowering {
     ops::InferContext ictx;
     ictx.facts = &facts_;
     ops::InferResult r = ops::Infer(*op, values, ictx);
-    for (const ops::InferError& e : r.errors) {
-      TSNode at = e.param >= 0 && e.param < static_cast<int>(nodes.size()) && !ts_node_is_null(nodes[e.param])
-                      ? nodes[e.param]
-                      : callee;
-      Report(at, Severity::kError, "invalid-op-call", "R." + sub + ": " + e.message);
+    if (!r.errors.empty()) {
+      check::OpCall c;
+      c.spelling = "R." + sub;
+      for (const ops::InferError& e : r.errors) {
+        TSNode at = e.param >= 0 && e.param < static_cast<int>(nodes.size()) && !ts_node_is_null(nodes[e.param])
+                        ? nodes[e.param]
+                        : callee;
+        c.inference_errors.push_back({Rel(at), e.message});
+      }
+      checks().Report(&check::Check::OnOpCall, c);
     }
     v.info = r.info;
     const std::string script = op->script;
@@ -1303,13 +1299,8 @@ class RelaxLowering {
     };
     StructInfo target = LowerAnnotation(args.positional[1], actx);
     if (!target.IsUnknown() && !value.info.IsUnknown()) {
-      types::BaseCheckDetail check = types::CheckBase(target, value.info, facts_);
-      if (check.result == types::BaseCheck::kFailL0) {
-        bool dtype = check.reason.rfind("dtype", 0) == 0;
-        Report(args.positional[1], Severity::kError, dtype ? "dtype-mismatch" : "shape-mismatch",
-               "R.match_cast can never succeed: the value is " + types::Print(value.info, print_) +
-                   " and the target " + types::Print(target, print_) + " (" + check.reason + ")");
-      }
+      checks().Report(&check::Check::OnMatchCast,
+                      check::MatchCast{Rel(args.positional[1]), target, value.info, &facts_, print_});
     }
     v.info = target;
     (void)call;
@@ -1661,13 +1652,19 @@ class RelaxLowering {
     }
     const RelaxSignature& sig = callee->relax;
     if (!sig.pure) Impure(callee_node, "call of impure function " + Quote(name), call);
-    if (!args.splat && args.keywords.empty() && sig.complete && args.positional.size() != sig.params.size()) {
-      Report(call, Severity::kError, "invalid-op-call",
-             "function " + Quote(name) + " takes " + std::to_string(sig.params.size()) + " argument" +
-                 (sig.params.size() == 1 ? "" : "s") + " but " + std::to_string(args.positional.size()) +
-                 " were given");
+    check::RelaxFunctionCall event;
+    event.callee = name;
+    event.call_range = Rel(call);
+    event.parameters = sig.params.size();
+    event.arity_known = !args.splat && args.keywords.empty() && sig.complete;
+    event.given = args.positional.size();
+    event.facts = &facts_;
+    event.print = print_;
+    if (event.arity_known && event.given != event.parameters) {
+      checks().Report(&check::Check::OnRelaxFunctionCall, event);
       return v;
     }
+    // Symbolic dims of the parameters bind to the arguments' dims, in order.
     std::map<std::string, arith::Expr> binding;
     for (size_t i = 0; i < args.positional.size() && i < sig.params.size(); ++i) {
       const StructInfo& p = sig.params[i];
@@ -1677,14 +1674,9 @@ class RelaxLowering {
           if (auto var = (*p.values)[k].AsVar(); var && !binding.count(*var)) binding[*var] = (*a.values)[k];
         }
       }
-      types::BaseCheckDetail check = types::CheckBase(p.Substitute(binding), a, facts_);
-      if (check.result == types::BaseCheck::kFailL0) {
-        Report(args.positional[i], Severity::kError, "invalid-op-call",
-               "argument " + std::to_string(i) + " of " + Quote(name) + " is " + types::Print(a, print_) +
-                   " but the parameter " + Quote(sig.param_names[i]) + " is " + types::Print(p, print_) +
-                   " (" + check.reason + ")");
-      }
+      event.arguments.push_back({Rel(args.positional[i]), a, sig.param_names[i], p, p.Substitute(binding)});
     }
+    checks().Report(&check::Check::OnRelaxFunctionCall, event);
     if (!sig.ret.IsUnknown()) {
       StructInfo r = sig.ret.Substitute(binding);
       std::set<std::string> keep;
