@@ -278,6 +278,39 @@ struct RelaxFunctionCall {
   types::PrintOptions print;
 };
 
+/// What name resolution and the scoping rules of TVM's parser found wrong in a function (the
+/// lowering resolves names; the well-formedness check words the result).
+struct ScopeProblem {
+  enum class Kind {
+    kMissingReturn,          // `range`: the function's name
+    kOutputOutsideDataflow,  // `range`: `R.output`
+    kIfInDataflow,           // `range`: the `if` keyword
+    kSymbolicRedeclared,     // `range`: `T.int32()`; `detail`: the dtype it redeclares ("int32")
+    kDataflowVarEscape,      // `range`: the use; `related`: the definition; `insert_output`
+    kUndefinedName,          // `range`: the use
+    kUsedBeforeDefinition,   // `range`: the use
+    kBranchOnly,             // `range`: the use; `detail`: why; `notes`: where it was bound
+    kUndefinedGlobal,        // `range`: `cls.f`; `detail`: the module's name
+    kSymbolicInSignature,    // `range`: the use in the signature
+    kSymbolicNotDefined,     // `range`: the use; `related`: the declaration `n = T.int64()`
+    kSymbolicNotDeclared,    // `range`: the use; `declare_at`/`declare_indent`: where to declare
+    kUndefinedInPrimFunc,    // `range`: the use
+  };
+  Kind kind = Kind::kUndefinedName;
+  TextRange range;
+  std::string name;      // the name at fault (the function's name for kMissingReturn)
+  std::string function;  // the function's name
+  std::string detail;
+  TextRange related;
+  std::vector<RelatedLocation> notes;
+  /// kDataflowVarEscape: the insertion that adds the name to the block's R.output (nullopt when
+  /// the block has none).
+  std::optional<TextEdit> insert_output;
+  /// kSymbolicNotDeclared: the start of the body's first line and its indentation.
+  std::optional<uint32_t> declare_at;
+  std::string declare_indent;
+};
+
 // ------------------------------------------------------------------------------------- checks
 
 class Check {
@@ -299,6 +332,7 @@ class Check {
   virtual void OnUnknownOp(const UnknownOp&, Sink&) {}
   virtual void OnTupleIndex(const TupleIndex&, Sink&) {}
   virtual void OnRelaxFunctionCall(const RelaxFunctionCall&, Sink&) {}
+  virtual void OnScopeProblem(const ScopeProblem&, Sink&) {}
   /// The function is lowered: last chance to complete what depends on all of it.
   virtual void OnFunctionEnd(Sink&) {}
 };

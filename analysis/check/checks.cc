@@ -35,6 +35,7 @@ std::unique_ptr<Check> MakePurityCheck();
 std::unique_ptr<Check> MakeCallTirCheck();
 std::unique_ptr<Check> MakeAnnotationCheck();
 std::unique_ptr<Check> MakeCallCheck();
+std::unique_ptr<Check> MakeWellFormedCheck();
 
 std::vector<std::unique_ptr<Check>> MakeChecks() {
   std::vector<std::unique_ptr<Check>> checks;
@@ -47,6 +48,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeCallTirCheck());
   checks.push_back(MakeAnnotationCheck());
   checks.push_back(MakeCallCheck());
+  checks.push_back(MakeWellFormedCheck());
   return checks;
 }
 

@@ -453,6 +453,12 @@ class PrimLowering {
     if (!checks_) checks_.emplace(fn_);
     return *checks_;
   }
+
+ public:
+  // The function is lowered: the checks that saw events complete their diagnostics.
+  void Finish() {
+    if (checks_) checks_->End();
+  }
 };
 
 // `undefined-name` in a PrimFunc, flow-insensitively: a name used anywhere in the function that is
@@ -527,12 +533,12 @@ class TirNames {
       return;
     }
     reported->insert(name);
-    Diagnostic d;
-    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    d.range = {b - base_, e - base_};
-    d.code = "undefined-name";
-    d.message = "undefined name `" + name + "` in PrimFunc `" + fn_->name + "`";
-    fn_->diagnostics.push_back(std::move(d));
+    check::ScopeProblem p;
+    p.kind = check::ScopeProblem::Kind::kUndefinedInPrimFunc;
+    p.range = {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_};
+    p.name = name;
+    p.function = fn_->name;
+    checks().Report(&check::Check::OnScopeProblem, p);
   }
 
   bool Known(const std::string& name) const {
@@ -577,6 +583,16 @@ class TirNames {
   uint32_t base_;
   std::set<std::string> bound_;
   bool give_up_ = false;
+  std::optional<check::Checks> checks_;  // made at the first problem
+  check::Checks& checks() {
+    if (!checks_) checks_.emplace(fn_);
+    return *checks_;
+  }
+
+ public:
+  void Finish() {
+    if (checks_) checks_->End();
+  }
 };
 
 }  // namespace
@@ -596,8 +612,13 @@ void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, Fu
   PrimLowering lowering(def, text, aliases, fn);
   lowering.Signature();
   lowering.Body();
+  lowering.Finish();
   fn->outer_lookups.clear();
-  if (ctx != nullptr) TirNames(def, text, *ctx, fn).Check();
+  if (ctx != nullptr) {
+    TirNames names(def, text, *ctx, fn);
+    names.Check();
+    names.Finish();
+  }
 }
 
 }  // namespace tvmls::analysis

@@ -1,10 +1,11 @@
-// Relax function lowering and checks.
+// Relax function lowering.
 //
 // One pass over the body in program order, as TVM's parser does: bindings get struct info from
 // the op registry (ops/registry.h) or from their annotation, dataflow blocks scope their
-// variables, facts (arith/facts.h) accumulate from shape variables, attributes and asserts. The
-// checks run at the statement they concern: storage overflow, purity, annotations, call_tir
-// against the callee's buffers, op inference conflicts, well-formedness.
+// variables, facts (arith/facts.h) accumulate from shape variables, attributes and asserts.
+// What the checks need is reported as events (check/check.h) at the statement it concerns:
+// storage views, impure calls, annotations, call_tir sites, op calls, scope problems. The
+// lowering itself emits no diagnostics.
 #include <algorithm>
 #include <cstring>
 
@@ -154,12 +155,7 @@ class RelaxLowering {
         continue;
       }
       if (env_.count(v) || IsOuterName(v)) continue;
-      Diagnostic d;
-      d.range = Rel(where);
-      d.code = "undefined-symbolic-var";
-      d.message = "symbolic variable " + Quote(v) + " is used in the signature but no parameter "
-                  "annotation defines it (a dim that is exactly `" + v + "` defines it)";
-      fn_->diagnostics.push_back(std::move(d));
+      ReportScope(Problem(check::ScopeProblem::Kind::kSymbolicInSignature, Rel(where), v));
       DefineSymVar(v, SymVarSpellings(v, where)[0], true);
       AddSymVarReferences(v, where, /*skip_first=*/true);
     }
@@ -168,10 +164,7 @@ class RelaxLowering {
     saw_return_ = false;
     Block(body);
     if (!saw_return_ && !ts_node_is_null(body) && ts_node_named_child_count(body) > 0) {
-      TSNode name = Field(func_, "name");
-      Report(name, Severity::kError, "missing-return",
-             "Relax function " + Quote(fn_->name) + " has no return statement; a Relax function "
-             "must return a value");
+      ReportScope(Problem(check::ScopeProblem::Kind::kMissingReturn, Rel(Field(func_, "name")), fn_->name));
     }
   }
 
@@ -223,15 +216,17 @@ class RelaxLowering {
     return a;
   }
 
-  Diagnostic& Report(TSNode at, Severity sev, const char* code, std::string message) {
-    Diagnostic d;
-    d.range = Rel(at);
-    d.severity = sev;
-    d.code = code;
-    d.message = std::move(message);
-    fn_->diagnostics.push_back(std::move(d));
-    return fn_->diagnostics.back();
+  // A scope problem of this function for the well-formedness check (check/well_formed.cc).
+  check::ScopeProblem Problem(check::ScopeProblem::Kind kind, TextRange range, std::string name) const {
+    check::ScopeProblem p;
+    p.kind = kind;
+    p.range = range;
+    p.name = std::move(name);
+    p.function = fn_->name;
+    return p;
   }
+  void ReportScope(const check::ScopeProblem& p) { checks().Report(&check::Check::OnScopeProblem, p); }
+
 
   // ---------------------------------------------------------------- decorator and attributes
 
@@ -470,8 +465,7 @@ class RelaxLowering {
   void Output(TSNode call) {
     TSNode callee = Field(call, "function");
     if (!dataflow_) {
-      Report(callee, Severity::kError, "output-outside-dataflow",
-             "R.output is only allowed inside a dataflow block (`with R.dataflow():`)");
+      ReportScope(Problem(check::ScopeProblem::Kind::kOutputOutsideDataflow, Rel(callee), ""));
       return;
     }
     dataflow_->output_call = call;
@@ -538,9 +532,7 @@ class RelaxLowering {
 
   void IfStatement(TSNode stmt) {
     if (dataflow_) {
-      TSNode kw = ts_node_child(stmt, 0);
-      Report(kw, Severity::kError, "if-in-dataflow",
-             "`if` is not allowed inside a dataflow block; move it after the block");
+      ReportScope(Problem(check::ScopeProblem::Kind::kIfInDataflow, Rel(ts_node_child(stmt, 0)), ""));
     }
     LowerValue(Field(stmt, "condition"));
     auto saved_env = env_;
@@ -666,9 +658,9 @@ class RelaxLowering {
             fn_->symbols[it->second.symbol].references.push_back(Rel(left));
             if (it->second.bound && it->second.dtype == "int64" && (*path)[1] != "int64" &&
                 types::IsIntDType((*path)[1])) {
-              Report(rhs, Severity::kError, "redefined-name",
-                     "symbolic variable " + Quote(name) + " is defined as T.int64 by the signature "
-                     "but redeclared as T." + (*path)[1]);
+              check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kSymbolicRedeclared, Rel(rhs), name);
+              p.detail = (*path)[1];
+              ReportScope(std::move(p));
             }
           } else {
             DefineSymVar(name, Rel(left), false);
@@ -784,36 +776,21 @@ class RelaxLowering {
     if (it != symvars_.end()) {
       AddSymVarReferences(name, where);
       if (!it->second.bound && reported_unbound_.insert(name).second) {
-        Diagnostic d;
-        d.range = Rel(where);
-        d.code = "undefined-symbolic-var";
-        d.message = "symbolic variable " + Quote(name) + " is declared but not defined: no parameter "
-                    "annotation or earlier R.match_cast gives it a value";
-        d.related.push_back({it->second.def, Quote(name) + " declared here"});
-        fn_->diagnostics.push_back(std::move(d));
+        check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kSymbolicNotDefined, Rel(where), name);
+        p.related = it->second.def;
+        ReportScope(std::move(p));
       }
       return;
     }
     if (env_.count(name)) return;  // a Relax variable of Prim/Shape type
     if (IsOuterName(name)) return;
-    Diagnostic d;
-    d.range = Rel(where);
-    d.severity = Severity::kError;
-    d.code = "undefined-symbolic-var";
-    d.message = "symbolic variable " + Quote(name) + " is not declared in this function; declare it with `" +
-                name + " = T.int64()` (and define it by a parameter annotation or R.match_cast)";
-    Fix f;
-    f.title = "Declare " + Quote(name + " = T.int64()");
-    f.preferred = true;
-    TSNode body = Field(func_, "body");
-    std::vector<TSNode> stmts = NamedChildren(body);
+    check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kSymbolicNotDeclared, Rel(where), name);
+    std::vector<TSNode> stmts = NamedChildren(Field(func_, "body"));
     if (!stmts.empty()) {
-      uint32_t at = LineStart(text_, ts_node_start_byte(stmts[0]));
-      std::string indent = IndentOf(text_, ts_node_start_byte(stmts[0]));
-      f.edits.push_back({Rel(TextRange{at, at}), indent + name + " = T.int64()\n"});
-      d.fixes.push_back(std::move(f));
+      p.declare_at = LineStart(text_, ts_node_start_byte(stmts[0])) - base_;
+      p.declare_indent = IndentOf(text_, ts_node_start_byte(stmts[0]));
     }
-    fn_->diagnostics.push_back(std::move(d));
+    ReportScope(std::move(p));
     // Report once.
     DefineSymVar(name, SymVarSpellings(name, where)[0], true);
     AddSymVarReferences(name, where, /*skip_first=*/true);
@@ -855,10 +832,8 @@ class RelaxLowering {
     }
     auto esc = escaped_.find(name);
     if (esc != escaped_.end()) {
-      Diagnostic& d = Report(n, Severity::kError, "dataflow-var-escape",
-                             "dataflow variable " + Quote(name) +
-                                 " is used outside its dataflow block; list it in R.output to use it here");
-      d.related.push_back({esc->second.def, Quote(name) + " is defined in the dataflow block here"});
+      check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kDataflowVarEscape, Rel(n), name);
+      p.related = esc->second.def;
       if (!ts_node_is_null(esc->second.output_call)) {
         CallArgs args = ArgsOf(esc->second.output_call, text_);
         uint32_t close = ts_node_end_byte(args.list) - 1;
@@ -867,27 +842,25 @@ class RelaxLowering {
         std::string_view inside = TextOf(args.list, text_);
         bool trailing_comma = inside.size() >= 2 && inside.substr(0, inside.size() - 1).find_last_not_of(" \n\t") != std::string_view::npos &&
                               inside[inside.substr(0, inside.size() - 1).find_last_not_of(" \n\t")] == ',';
-        Fix f;
-        f.title = "Add " + Quote(name) + " to R.output";
-        f.preferred = true;
-        f.edits.push_back({Rel(TextRange{close, close}), (empty || trailing_comma ? "" : ", ") + name});
-        d.fixes.push_back(std::move(f));
+        p.insert_output = TextEdit{Rel(TextRange{close, close}), (empty || trailing_comma ? "" : ", ") + name};
       }
+      ReportScope(std::move(p));
       return v;
     }
     if (auto note = branch_only_.find(name); note != branch_only_.end() && !IsOuterName(name)) {
-      Diagnostic& d = Report(n, Severity::kError, "undefined-name", note->second.why);
-      for (const RelatedLocation& r : note->second.related) d.related.push_back(r);
+      check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kBranchOnly, Rel(n), name);
+      p.detail = note->second.why;
+      p.notes = note->second.related;
+      ReportScope(std::move(p));
       return v;
     }
     if (IsOuterName(name) || name == "_") return v;
     if (module_aliases_.count(name)) return v;
     if (assigned_anywhere_.count(name)) {
-      Report(n, Severity::kError, "undefined-name",
-             Quote(name) + " is used before it is defined in this function");
+      ReportScope(Problem(check::ScopeProblem::Kind::kUsedBeforeDefinition, Rel(n), name));
       return v;
     }
-    Report(n, Severity::kError, "undefined-name", "undefined name " + Quote(name));
+    ReportScope(Problem(check::ScopeProblem::Kind::kUndefinedName, Rel(n), name));
     return v;
   }
 
@@ -1046,8 +1019,9 @@ class RelaxLowering {
     if (it == ctx_->functions.end()) {
       if (report && !ctx_->extern_globals.count(name)) {
         fn_->dependencies[name] = 0;
-        Report(node, Severity::kError, "undefined-global",
-               "module " + Quote(ctx_->module_name) + " has no function " + Quote(name));
+        check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kUndefinedGlobal, Rel(node), name);
+        p.detail = ctx_->module_name;
+        ReportScope(std::move(p));
       }
       return nullptr;
     }

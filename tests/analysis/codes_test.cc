@@ -72,6 +72,22 @@ TEST(DiagnosticCodes, EveryEmittedCodeIsInTheTable) {
   EXPECT_GT(sites, 30);
 }
 
+// Lowering builds the model and reports events; only the checks (analysis/check/) decide codes
+// and severities (and the syntax layer its syntax errors). A severity in model/ or query/ would
+// be a check hiding in the wrong layer.
+TEST(DiagnosticCodes, OnlyChecksDecideSeverities) {
+  const std::regex decides("Severity::k[A-Za-z]+|\\.code = ");
+  int files = 0;
+  for (const char* dir : {"analysis/model", "analysis/query", "analysis/ops"}) {
+    for (const std::string& path : ListFilesRecursive(dir, ".cc")) {
+      ++files;
+      std::string text = ReadFileOrDie(path);
+      EXPECT_FALSE(std::regex_search(text, decides)) << path << " decides a diagnostic's severity or code";
+    }
+  }
+  EXPECT_GT(files, 10);
+}
+
 TEST(DiagnosticCodes, ReadmeHasAnAnchorPerCode) {
   std::string readme = ReadFileOrDie(SourcePath("README.md"));
   for (const analysis::CodeInfo& info : analysis::DiagnosticCodes()) {
