@@ -313,7 +313,27 @@ struct Analyzer::Impl {
     star_imports += d.star_import ? sign : 0;
   }
 
+  // Lowers (or reuses) the functions of one statement and assembles its diagnostics, absolute
+  // at the statement's start.
   void AnalyzeTop(Top* top, std::string_view text, const ModuleContext& base, RunStats* stats);
+  // The cache entry of `f` with its signature lowered: reused when the definition's text is
+  // unchanged (also under a new node, when its statement was rescanned), else made anew.
+  // `module` identifies the enclosing module and its extern globals.
+  Cached& SignatureOf(const FoundFunction& f, const std::string& module, std::string_view text);
+  // Lowers the bodies of `fns` (one module's functions, or the standalone ones) that are not
+  // fresh: a body is reused while its text, the signatures it depends on and its outer lookups
+  // are unchanged. Appends their FunctionRefs to `refs` and a module's duplicate names to the
+  // statement's diagnostics.
+  void AnalyzeFunctions(Top* top, const std::vector<FoundFunction>& fns, const std::string& module_name,
+                        const std::set<std::string>& externs, std::vector<FunctionRef>* refs,
+                        std::string_view text, const ModuleContext& base, RunStats* stats);
+  // Appends the functions' diagnostics, rebased to absolute offsets; related locations and fixes
+  // that point into a callee (cross refs) follow the callee, and a fix that edits a callee is
+  // dropped unless this is the callee's only call site.
+  static void EmitFunctionDiagnostics(const std::vector<FunctionRef>& fns, std::vector<Diagnostic>* out);
+  // Lowers the statement's diagnostics inside units a test expects TVM to reject to
+  // information (check/expected_failure.h).
+  void MarkExpectedFailures(Top* top, std::string_view text) const;
 
   // ---- The steps of a run (Analyzer::Run calls them in this order).
 
@@ -394,103 +414,177 @@ struct Analyzer::Impl {
 };
 
 // Lowers (or reuses) the functions of one statement and assembles its diagnostics.
+Analyzer::Impl::Cached& Analyzer::Impl::SignatureOf(const FoundFunction& f, const std::string& module,
+                                                  std::string_view text) {
+  auto kind = f.is_prim ? FunctionModel::Kind::kPrim : FunctionModel::Kind::kRelax;
+  Cached* c = cache.Find(f.def.id);
+  if (c != nullptr && (c->generation == generation || c->text != TextOf(f.def, text))) {
+    cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
+    c = nullptr;
+  }
+  bool clean = !ts_node_has_error(f.def);
+  uint32_t column = ts_node_start_point(f.def).column;
+  if (c == nullptr && clean && reclaimable_generation == generation) {
+    c = cache.Rekey(f.def.id, TextOf(f.def, text), [&](const Cached& old) {
+      return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
+             old.fn->kind == kind;
+    });
+  }
+  if (c == nullptr || c->fn->kind != kind) {
+    c = &cache.Insert(f.def.id, TextOf(f.def, text));
+    c->clean = clean;
+    c->column = column;
+    c->fn = LowerSignature(f.def, text, aliases, f.is_prim);
+    c->module = module;
+  }
+  if (c->module != module) {
+    c->module = module;
+    c->body_done = false;
+  }
+  c->generation = generation;
+  return *c;
+}
+
+void Analyzer::Impl::AnalyzeFunctions(Top* top, const std::vector<FoundFunction>& fns,
+                                      const std::string& module_name, const std::set<std::string>& externs,
+                                      std::vector<FunctionRef>* refs, std::string_view text,
+                                      const ModuleContext& base, RunStats* stats) {
+  std::vector<Cached*> entries;
+  ModuleContext ctx = base;
+  ctx.module_name = module_name;
+  ctx.extern_globals = externs;
+  std::string module_key = module_name;
+  for (const std::string& e : externs) module_key += "\x01" + e;
+  for (const FoundFunction& f : fns) {
+    Cached& c = SignatureOf(f, module_key, text);
+    entries.push_back(&c);
+    if (module_name.empty()) continue;
+    auto [pos, inserted] = ctx.functions.emplace(c.fn->name, c.fn.get());
+    if (!inserted) {
+      Diagnostic d;
+      uint32_t fbase = ts_node_start_byte(f.def);
+      d.range = {c.fn->name_range.begin + fbase, c.fn->name_range.end + fbase};
+      d.code = "redefined-name";
+      d.message = "module " + module_name + " already defines a function named `" + c.fn->name + "`";
+      top->diagnostics.push_back(std::move(d));
+    }
+  }
+  for (size_t i = 0; i < fns.size(); ++i) {
+    Cached& c = *entries[i];
+    bool fresh = c.body_done;
+    if (fresh) {
+      for (const auto& [dep, hash] : c.fn->dependencies) {
+        auto it = ctx.functions.find(dep);
+        uint64_t now = it == ctx.functions.end() ? 0 : it->second->signature_hash;
+        if (now != hash) fresh = false;
+      }
+      for (const auto& [name, was] : c.fn->outer_lookups) {
+        if ((python_names.count(name) > 0) != was) fresh = false;
+      }
+    }
+    ++top->functions;
+    if (!fresh) {
+      LowerBody(fns[i].def, text, ctx, c.fn.get());
+      c.fn->syntax_errors.clear();
+      uint32_t fbase = ts_node_start_byte(fns[i].def);
+      for (const SyntaxError& e : CollectSyntaxErrors(fns[i].def, text)) {
+        c.fn->syntax_errors.push_back(SyntaxDiagnostic(e, fbase));
+      }
+      c.body_done = true;
+      ++stats->functions_analyzed;
+    }
+    refs->push_back(FunctionRef{c.fn, ts_node_start_byte(fns[i].def), ts_node_has_error(fns[i].def)});
+  }
+}
+
+void Analyzer::Impl::EmitFunctionDiagnostics(const std::vector<FunctionRef>& fns, std::vector<Diagnostic>* out_ptr) {
+  std::vector<Diagnostic>& out = *out_ptr;
+  std::map<std::string, const FunctionRef*> by_name;
+  std::map<std::string, int> call_sites;
+  for (const FunctionRef& r : fns) {
+    by_name.emplace(r.fn->name, &r);
+    for (const auto& call : r.fn->calls) ++call_sites[call.first];
+  }
+  for (const FunctionRef& r : fns) {
+    for (const Diagnostic& e : r.fn->syntax_errors) {
+      Diagnostic d = e;
+      d.range = Absolute(r, d.range);
+      out.push_back(std::move(d));
+    }
+    if (r.has_syntax_error) continue;
+    size_t first = out.size();
+    for (const Diagnostic& rel : r.fn->diagnostics) {
+      Diagnostic d = rel;
+      Shift(&d, r.base);
+      out.push_back(std::move(d));
+    }
+    std::vector<std::pair<size_t, size_t>> drop_fixes;
+    for (const FunctionModel::CrossRef& x : r.fn->cross_refs) {
+      if (x.diagnostic >= r.fn->diagnostics.size()) continue;
+      Diagnostic& d = out[first + x.diagnostic];
+      const Diagnostic& orig = r.fn->diagnostics[x.diagnostic];
+      auto callee = by_name.find(x.callee);
+      if (!x.is_fix) {
+        if (x.item >= d.related.size()) continue;
+        if (callee == by_name.end()) continue;
+        d.related[x.item].range = Absolute(*callee->second, orig.related[x.item].range);
+      } else {
+        if (x.item >= d.fixes.size()) continue;
+        if (callee == by_name.end() || call_sites[x.callee] != 1) {
+          drop_fixes.emplace_back(first + x.diagnostic, x.item);
+          continue;
+        }
+        for (size_t k = 0; k < d.fixes[x.item].edits.size(); ++k) {
+          d.fixes[x.item].edits[k].range = Absolute(*callee->second, orig.fixes[x.item].edits[k].range);
+        }
+      }
+    }
+    std::sort(drop_fixes.rbegin(), drop_fixes.rend());
+    for (const auto& [di, fi] : drop_fixes) {
+      out[di].fixes.erase(out[di].fixes.begin() + static_cast<long>(fi));
+    }
+  }
+}
+
+void Analyzer::Impl::MarkExpectedFailures(Top* top, std::string_view text) const {
+  auto unit_range = [](TSNode def) {
+    TSNode parent = ts_node_parent(def);
+    return RangeOf(Is(parent, "decorated_definition") ? parent : def);
+  };
+  // A unit that is the statement itself may also be expected to fail by how tests use it.
+  TSNode top_def = Is(top->node, "decorated_definition") ? Field(top->node, "definition") : top->node;
+  for (const FoundModule& m : top->found.modules) {
+    auto why = ExpectedFailureOf(m.node, text, m.name);
+    if (!why && (ts_node_eq(m.node, top_def) || ts_node_eq(m.node, top->node))) why = ExpectedByUse(m.name_node, m.name);
+    if (why) MarkExpectedFailure(*why, unit_range(m.node), &top->diagnostics);
+  }
+  for (size_t i = 0; i < top->found.standalone.size() && i < top->standalone.size(); ++i) {
+    const FoundFunction& f = top->found.standalone[i];
+    const std::string& name = top->standalone[i].fn->name;
+    auto why = ExpectedFailureOf(f.def, text, name);
+    if (!why && (ts_node_eq(f.def, top_def) || ts_node_eq(f.def, top->node))) {
+      TSNode def = Is(f.def, "decorated_definition") ? Field(f.def, "definition") : f.def;
+      why = ExpectedByUse(Field(def, "name"), name);
+    }
+    if (why) MarkExpectedFailure(*why, unit_range(f.def), &top->diagnostics);
+  }
+}
+
 void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleContext& base, RunStats* stats) {
   top->modules.clear();
   top->standalone.clear();
   top->diagnostics.clear();
   top->functions = 0;
-
-  auto signature = [&](const FoundFunction& f, const std::string& module) -> Cached& {
-    auto kind = f.is_prim ? FunctionModel::Kind::kPrim : FunctionModel::Kind::kRelax;
-    Cached* c = cache.Find(f.def.id);
-    if (c != nullptr && (c->generation == generation || c->text != TextOf(f.def, text))) {
-      cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
-      c = nullptr;
-    }
-    bool clean = !ts_node_has_error(f.def);
-    uint32_t column = ts_node_start_point(f.def).column;
-    if (c == nullptr && clean && reclaimable_generation == generation) {
-      c = cache.Rekey(f.def.id, TextOf(f.def, text), [&](const Cached& old) {
-        return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
-               old.fn->kind == kind;
-      });
-    }
-    if (c == nullptr || c->fn->kind != kind) {
-      c = &cache.Insert(f.def.id, TextOf(f.def, text));
-      c->clean = clean;
-      c->column = column;
-      c->fn = LowerSignature(f.def, text, aliases, f.is_prim);
-      c->module = module;
-    }
-    if (c->module != module) {
-      c->module = module;
-      c->body_done = false;
-    }
-    c->generation = generation;
-    return *c;
-  };
-
-  std::vector<Diagnostic>& out = top->diagnostics;
-  auto analyze = [&](const std::vector<FoundFunction>& fns, const std::string& module_name,
-                     const std::set<std::string>& externs, std::vector<FunctionRef>* refs) {
-    std::vector<Cached*> entries;
-    ModuleContext ctx = base;
-    ctx.module_name = module_name;
-    ctx.extern_globals = externs;
-    std::string module_key = module_name;
-    for (const std::string& e : externs) module_key += "\x01" + e;
-    for (const FoundFunction& f : fns) {
-      Cached& c = signature(f, module_key);
-      entries.push_back(&c);
-      if (module_name.empty()) continue;
-      auto [pos, inserted] = ctx.functions.emplace(c.fn->name, c.fn.get());
-      if (!inserted) {
-        Diagnostic d;
-        uint32_t fbase = ts_node_start_byte(f.def);
-        d.range = {c.fn->name_range.begin + fbase, c.fn->name_range.end + fbase};
-        d.code = "redefined-name";
-        d.message = "module " + module_name + " already defines a function named `" + c.fn->name + "`";
-        out.push_back(std::move(d));
-      }
-    }
-    for (size_t i = 0; i < fns.size(); ++i) {
-      Cached& c = *entries[i];
-      bool fresh = c.body_done;
-      if (fresh) {
-        for (const auto& [dep, hash] : c.fn->dependencies) {
-          auto it = ctx.functions.find(dep);
-          uint64_t now = it == ctx.functions.end() ? 0 : it->second->signature_hash;
-          if (now != hash) fresh = false;
-        }
-        for (const auto& [name, was] : c.fn->outer_lookups) {
-          if ((python_names.count(name) > 0) != was) fresh = false;
-        }
-      }
-      ++top->functions;
-      if (!fresh) {
-        LowerBody(fns[i].def, text, ctx, c.fn.get());
-        c.fn->syntax_errors.clear();
-        uint32_t fbase = ts_node_start_byte(fns[i].def);
-        for (const SyntaxError& e : CollectSyntaxErrors(fns[i].def, text)) {
-          c.fn->syntax_errors.push_back(SyntaxDiagnostic(e, fbase));
-        }
-        c.body_done = true;
-        ++stats->functions_analyzed;
-      }
-      refs->push_back(FunctionRef{c.fn, ts_node_start_byte(fns[i].def), ts_node_has_error(fns[i].def)});
-    }
-  };
-
   for (const FoundModule& m : top->found.modules) {
     ModuleModel mm;
     mm.name = m.name;
     mm.range = RangeOf(m.node);
     mm.name_range = RangeOf(m.name_node);
     mm.extern_globals = m.extern_globals;
-    analyze(m.functions, m.name, m.extern_globals, &mm.functions);
+    AnalyzeFunctions(top, m.functions, m.name, m.extern_globals, &mm.functions, text, base, stats);
     top->modules.push_back(std::move(mm));
   }
-  analyze(top->found.standalone, "", {}, &top->standalone);
+  AnalyzeFunctions(top, top->found.standalone, "", {}, &top->standalone, text, base, stats);
 
   // Syntax errors outside the functions (theirs are cached with them).
   std::set<const void*> function_nodes;
@@ -499,84 +593,12 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   }
   for (const FoundFunction& f : top->found.standalone) function_nodes.insert(f.def.id);
   auto skip = [&](TSNode n) { return function_nodes.count(n.id) > 0; };
-  for (const SyntaxError& e : CollectSyntaxErrors(top->node, text, skip)) out.push_back(SyntaxDiagnostic(e));
+  for (const SyntaxError& e : CollectSyntaxErrors(top->node, text, skip)) top->diagnostics.push_back(SyntaxDiagnostic(e));
 
-  // Each function's diagnostics, rebased; parts that point into a callee follow the callee.
-  auto emit = [&](const std::vector<FunctionRef>& fns) {
-    std::map<std::string, const FunctionRef*> by_name;
-    std::map<std::string, int> call_sites;
-    for (const FunctionRef& r : fns) {
-      by_name.emplace(r.fn->name, &r);
-      for (const auto& call : r.fn->calls) ++call_sites[call.first];
-    }
-    for (const FunctionRef& r : fns) {
-      for (const Diagnostic& e : r.fn->syntax_errors) {
-        Diagnostic d = e;
-        d.range = Absolute(r, d.range);
-        out.push_back(std::move(d));
-      }
-      if (r.has_syntax_error) continue;
-      size_t first = out.size();
-      for (const Diagnostic& rel : r.fn->diagnostics) {
-        Diagnostic d = rel;
-        Shift(&d, r.base);
-        out.push_back(std::move(d));
-      }
-      std::vector<std::pair<size_t, size_t>> drop_fixes;
-      for (const FunctionModel::CrossRef& x : r.fn->cross_refs) {
-        if (x.diagnostic >= r.fn->diagnostics.size()) continue;
-        Diagnostic& d = out[first + x.diagnostic];
-        const Diagnostic& orig = r.fn->diagnostics[x.diagnostic];
-        auto callee = by_name.find(x.callee);
-        if (!x.is_fix) {
-          if (x.item >= d.related.size()) continue;
-          if (callee == by_name.end()) continue;
-          d.related[x.item].range = Absolute(*callee->second, orig.related[x.item].range);
-        } else {
-          if (x.item >= d.fixes.size()) continue;
-          if (callee == by_name.end() || call_sites[x.callee] != 1) {
-            drop_fixes.emplace_back(first + x.diagnostic, x.item);
-            continue;
-          }
-          for (size_t k = 0; k < d.fixes[x.item].edits.size(); ++k) {
-            d.fixes[x.item].edits[k].range = Absolute(*callee->second, orig.fixes[x.item].edits[k].range);
-          }
-        }
-      }
-      std::sort(drop_fixes.rbegin(), drop_fixes.rend());
-      for (const auto& [di, fi] : drop_fixes) {
-        out[di].fixes.erase(out[di].fixes.begin() + static_cast<long>(fi));
-      }
-    }
-  };
-  for (const ModuleModel& m : top->modules) emit(m.functions);
-  emit(top->standalone);
-
-  // Units the surrounding test expects TVM to reject: information, not errors.
-  if (expected_failures) {
-    auto unit_range = [](TSNode def) {
-      TSNode parent = ts_node_parent(def);
-      return RangeOf(Is(parent, "decorated_definition") ? parent : def);
-    };
-    // A unit that is the statement itself may also be expected to fail by how tests use it.
-    TSNode top_def = Is(top->node, "decorated_definition") ? Field(top->node, "definition") : top->node;
-    for (const FoundModule& m : top->found.modules) {
-      auto why = ExpectedFailureOf(m.node, text, m.name);
-      if (!why && (ts_node_eq(m.node, top_def) || ts_node_eq(m.node, top->node))) why = ExpectedByUse(m.name_node, m.name);
-      if (why) MarkExpectedFailure(*why, unit_range(m.node), &out);
-    }
-    for (size_t i = 0; i < top->found.standalone.size() && i < top->standalone.size(); ++i) {
-      const FoundFunction& f = top->found.standalone[i];
-      const std::string& name = top->standalone[i].fn->name;
-      auto why = ExpectedFailureOf(f.def, text, name);
-      if (!why && (ts_node_eq(f.def, top_def) || ts_node_eq(f.def, top->node))) {
-        TSNode def = Is(f.def, "decorated_definition") ? Field(f.def, "definition") : f.def;
-        why = ExpectedByUse(Field(def, "name"), name);
-      }
-      if (why) MarkExpectedFailure(*why, unit_range(f.def), &out);
-    }
-  }
-  std::stable_sort(out.begin(), out.end(), ByPosition);
+  for (const ModuleModel& m : top->modules) EmitFunctionDiagnostics(m.functions, &top->diagnostics);
+  EmitFunctionDiagnostics(top->standalone, &top->diagnostics);
+  if (expected_failures) MarkExpectedFailures(top, text);
+  std::stable_sort(top->diagnostics.begin(), top->diagnostics.end(), ByPosition);
   top->analysed = true;
   top->diag_base = top->model_base = ts_node_start_byte(top->node);
 }
