@@ -362,11 +362,17 @@ bool Scheduler::Query(const std::string& key, Job job) {
 }
 
 void Scheduler::Stop() {
+  std::vector<Waiter> orphans;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
     impl_->stop = true;
+    for (auto& entry : impl_->docs) {
+      for (Waiter& w : entry.second->waiters) orphans.push_back(std::move(w));
+      entry.second->waiters.clear();
+    }
   }
   impl_->cv.notify_all();
+  Supersede(orphans);
   for (std::thread& worker : impl_->workers) {
     if (worker.joinable()) worker.join();
   }
@@ -379,6 +385,6 @@ void Scheduler::Stop() {
     entry.second->closed = true;
     Supersede(entry.second->waiters);
   }
-}
+}  // `docs` is destroyed here, unlocked.
 
 }  // namespace tvmls::server

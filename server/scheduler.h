@@ -48,9 +48,10 @@
 //   superseded and, when it is still the open document under its key, it is removed as by Close
 //   (later Changes get kNotOpen until it is opened again). `on_drop` is told in both cases.
 //
-// Shutdown. Stop (also run by the destructor) wakes the workers, lets each finish the round it
-//   is in (Analyse and the jobs it took run to completion), joins them, then supersedes the jobs
-//   still waiting. Pending changes are dropped. Only the destructor may follow Stop.
+// Shutdown. Stop (also run by the destructor) supersedes the jobs no round has taken, lets each
+//   worker finish the round it is in (Analyse, Publish and the jobs that round took run to
+//   completion), and joins the workers. Pending changes are dropped. Only the destructor may
+//   follow Stop.
 //
 // Callbacks. Publish and on_drop run under the scheduler's lock, so that they are ordered with
 //   Close and Open: they must not call the Scheduler. Job callbacks and Analyse run outside it
@@ -169,7 +170,7 @@ class Scheduler {
   /// `key` is not open: the job is dropped, neither of its callbacks called.
   bool Query(const std::string& key, Job job);
 
-  /// Finishes the rounds in progress and joins the workers; supersedes the waiting jobs.
+  /// Supersedes the waiting jobs, lets the rounds in progress finish and joins the workers.
   /// Idempotent.
   void Stop();
 
