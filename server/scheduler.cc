@@ -16,7 +16,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// The weight of the newest incremental analysis time in a document's moving average.
+/// The weight of the newest incremental analysis time in a document's moving average: the
+/// debounce follows a change in the document's cost within a few edits, and one slow edit moves
+/// it only halfway.
 constexpr double kRecentWeight = 0.5;
 
 // The changes accepted as one version.
@@ -128,8 +130,11 @@ struct Scheduler::Impl {
   void WorkerMain();
   // Under mu (held by `lock`): the document to work on next, or null after waiting.
   std::shared_ptr<DocState> Next(std::unique_lock<std::mutex>& lock);
-  // Entered and left with `lock` held.
+  // Entered and left with `lock` held: one round of `d`.
   void RunRound(std::unique_lock<std::mutex>& lock, std::shared_ptr<DocState> d);
+  // The end of a round that analysed `version`: publish, then run or supersede the jobs.
+  void Finish(std::unique_lock<std::mutex>& lock, DocState& d, int64_t version,
+              const DocumentAnalysis::Outcome& outcome);
   void Drop(std::unique_lock<std::mutex>& lock, DocState& d, const std::string& reason);
 };
 
@@ -213,40 +218,45 @@ void Scheduler::Impl::RunRound(std::unique_lock<std::mutex>& lock, std::shared_p
   }
   lock.lock();
 
-  if (!error.empty()) {
-    Drop(lock, *d, error);
+  if (error.empty()) {
+    Finish(lock, *d, round.version, outcome);
   } else {
-    if (outcome.analysed && !outcome.from_scratch) {
-      d->recent_ms = d->recent_ms == 0 ? outcome.ms
-                                       : kRecentWeight * outcome.ms + (1 - kRecentWeight) * d->recent_ms;
-    }
-    // Jobs asked before a newer change are stale whatever happens next.
-    std::vector<Waiter> ready;
-    std::vector<Waiter> stale;
-    for (Waiter& w : d->waiters) (w.version < d->version ? stale : ready).push_back(std::move(w));
-    d->waiters.clear();
-    bool current = !d->closed && !d->dirty && d->version == round.version;
-    if (current && outcome.analysed) {
-      d->analysis->Publish(round.version);
-    } else if (!current && !d->closed) {
-      // Newer work arrived meanwhile: the jobs wait for the next round (and are superseded then
-      // when a newer version is what arrived).
-      for (Waiter& w : ready) d->waiters.push_back(std::move(w));
-      ready.clear();
-    }
-    lock.unlock();
-    Supersede(stale);
-    if (current) {
-      Run(ready, *d->text, *d->analysis);
-    } else {
-      Supersede(ready);  // Closed or replaced meanwhile.
-    }
-    lock.lock();
+    Drop(lock, *d, error);
   }
   d->busy = false;
   cv.notify_all();  // Work for this document may have come while it was busy.
   lock.unlock();
   d.reset();  // The last reference may be this one: destroy it unlocked.
+  lock.lock();
+}
+
+void Scheduler::Impl::Finish(std::unique_lock<std::mutex>& lock, DocState& d, int64_t version,
+                             const DocumentAnalysis::Outcome& outcome) {
+  if (outcome.analysed && !outcome.from_scratch) {
+    d.recent_ms = d.recent_ms == 0 ? outcome.ms
+                                   : kRecentWeight * outcome.ms + (1 - kRecentWeight) * d.recent_ms;
+  }
+  // Jobs asked before a newer change are stale whatever happens next.
+  std::vector<Waiter> ready;
+  std::vector<Waiter> stale;
+  for (Waiter& w : d.waiters) (w.version < d.version ? stale : ready).push_back(std::move(w));
+  d.waiters.clear();
+  bool current = !d.closed && !d.dirty && d.version == version;
+  if (current && outcome.analysed) {
+    d.analysis->Publish(version);
+  } else if (!current && !d.closed) {
+    // Newer work came meanwhile: the jobs wait for the next round (and are superseded then when
+    // a newer version is what came).
+    for (Waiter& w : ready) d.waiters.push_back(std::move(w));
+    ready.clear();
+  }
+  lock.unlock();
+  Supersede(stale);
+  if (current) {
+    Run(ready, *d.text, *d.analysis);
+  } else {
+    Supersede(ready);  // Closed or replaced meanwhile.
+  }
   lock.lock();
 }
 
