@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "query/completion.h"
 #include "query/navigation.h"
+#include "query/queries.h"
 #include "query/semantic_tokens.h"
 
 namespace tvmls::server {
@@ -83,7 +84,162 @@ std::string SnippetEscape(const std::string& text) {
   return out;
 }
 
+int SymbolKind(analysis::OutlineItem::Kind kind) {
+  switch (kind) {
+    case analysis::OutlineItem::Kind::kModule: return 2;          // Module
+    case analysis::OutlineItem::Kind::kDataflowBlock: return 3;   // Namespace
+    case analysis::OutlineItem::Kind::kRelaxFunction:
+    case analysis::OutlineItem::Kind::kPrimFunction: return 12;   // Function
+  }
+  return 12;
+}
+
+json DocumentSymbol(const QueryContext& ctx, const analysis::OutlineItem& item) {
+  json children = json::array();
+  for (const analysis::OutlineItem& child : item.children) {
+    children.push_back(DocumentSymbol(ctx, child));
+  }
+  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
+                 {"kind", SymbolKind(item.kind)},
+                 {"range", ctx.Range(item.range)},
+                 {"selectionRange", ctx.Range(item.selection)},
+                 {"children", std::move(children)}};
+  if (!item.detail.empty()) symbol["detail"] = item.detail;
+  return symbol;
+}
+
+void FlatSymbols(const QueryContext& ctx, const analysis::OutlineItem& item,
+                 const std::string& container, json* out) {
+  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
+                 {"kind", SymbolKind(item.kind)},
+                 {"location", ctx.Location(item.range)}};
+  if (!container.empty()) symbol["containerName"] = container;
+  out->push_back(std::move(symbol));
+  for (const analysis::OutlineItem& child : item.children) FlatSymbols(ctx, child, item.name, out);
+}
+
+json Locations(const QueryContext& ctx, const std::vector<analysis::TextRange>& ranges) {
+  json result = json::array();
+  for (analysis::TextRange r : ranges) result.push_back(ctx.Location(r));
+  return result;
+}
+
+// The inlay hints of the functions without syntax errors in [b, e], in text order.
+std::vector<std::pair<uint32_t, const analysis::InlayHint*>> HintsIn(
+    const analysis::FileModel& model, uint32_t b, uint32_t e) {
+  std::vector<const analysis::FunctionRef*> functions;
+  for (const analysis::ModuleModel& m : model.modules) {
+    for (const analysis::FunctionRef& f : m.functions) functions.push_back(&f);
+  }
+  for (const analysis::FunctionRef& f : model.standalone) functions.push_back(&f);
+  std::vector<std::pair<uint32_t, const analysis::InlayHint*>> hints;
+  for (const analysis::FunctionRef* f : functions) {
+    if (f->has_syntax_error) continue;
+    for (const analysis::InlayHint& hint : f->fn->inlays) {
+      uint32_t offset = f->base + hint.offset;
+      if (offset >= b && offset <= e) hints.emplace_back(offset, &hint);
+    }
+  }
+  std::sort(hints.begin(), hints.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  return hints;
+}
+
 }  // namespace
+
+json HoverAnswer(const QueryContext& ctx, analysis::Position position) {
+  std::optional<uint32_t> offset = ctx.Offset(position);
+  const analysis::FileModel* model = ctx.Model();
+  if (!offset || model == nullptr) return nullptr;
+  std::optional<analysis::Hover> hover = analysis::HoverAt(*model, *offset);
+  if (!hover) return nullptr;
+  std::string value = "```python\n" + hover->text + "\n```";
+  if (!hover->doc.empty()) value += "\n\n" + hover->doc;
+  return {{"contents", {{"kind", "markdown"}, {"value", std::move(value)}}},
+          {"range", ctx.Range(hover->range)}};
+}
+
+json DefinitionAnswer(const QueryContext& ctx, analysis::Position position) {
+  std::optional<uint32_t> offset = ctx.Offset(position);
+  const analysis::FileModel* model = ctx.Model();
+  if (!offset || model == nullptr) return json::array();
+  return Locations(ctx, analysis::DefinitionAt(*model, *offset));
+}
+
+json ReferencesAnswer(const QueryContext& ctx, analysis::Position position,
+                      bool include_declaration) {
+  std::optional<uint32_t> offset = ctx.Offset(position);
+  const analysis::FileModel* model = ctx.Model();
+  if (!offset || model == nullptr) return json::array();
+  return Locations(ctx, analysis::ReferencesAt(*model, *offset, include_declaration));
+}
+
+json DocumentSymbolAnswer(const QueryContext& ctx, bool hierarchical) {
+  json result = json::array();
+  const analysis::FileModel* model = ctx.Model();
+  if (model == nullptr) return result;
+  for (const analysis::OutlineItem& item : analysis::Outline(*model)) {
+    if (hierarchical) {
+      result.push_back(DocumentSymbol(ctx, item));
+    } else {
+      FlatSymbols(ctx, item, "", &result);
+    }
+  }
+  return result;
+}
+
+json QuickFixActions(const QueryContext& ctx, analysis::Position start, analysis::Position end,
+                     const AskedDiagnostics& asked) {
+  json result = json::array();
+  std::optional<uint32_t> b = ctx.Offset(start);
+  std::optional<uint32_t> e = ctx.ClampedOffset(end);
+  if (!b || !e) return result;
+  analysis::TextRange wanted{std::min(*b, *e), std::max(*b, *e)};
+  for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
+    std::optional<analysis::Severity> severity = ctx.settings.SeverityOf(*d);
+    if (!severity) continue;
+    bool touched = d->range.Touches(wanted);
+    if (!touched && !asked.empty()) {
+      int64_t line = ctx.doc.Lines().LineOf(d->range.begin);
+      touched = asked.count({d->code, line}) > 0;
+    }
+    if (!touched) continue;
+    std::vector<analysis::Fix> fixes = FixesOffered(ctx.doc, *d);
+    if (fixes.empty()) continue;
+    json diagnostic = DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity, ctx.docs_base);
+    for (const analysis::Fix& fix : fixes) {
+      result.push_back({{"title", fix.title},
+                        {"kind", "quickfix"},
+                        {"diagnostics", json::array({diagnostic})},
+                        {"isPreferred", fix.preferred},
+                        {"edit", ctx.WorkspaceEdit(fix.edits)}});
+    }
+  }
+  return result;
+}
+
+json InlayHintAnswer(const QueryContext& ctx, analysis::Position start, analysis::Position end) {
+  json result = json::array();
+  std::optional<uint32_t> b = ctx.Offset(start);
+  std::optional<uint32_t> e = ctx.ClampedOffset(end);
+  const analysis::FileModel* model = ctx.Model();
+  if (!b || !e || model == nullptr) return result;
+  for (const auto& [offset, hint] : HintsIn(*model, *b, *e)) {
+    json position = PositionJson<json>(ctx.doc, offset, ctx.encoding);
+    json item = {{"position", position},
+                 {"label", hint->label},
+                 {"kind", 1},  // Type
+                 {"paddingLeft", false},
+                 {"paddingRight", false}};
+    // Unpacking targets (`a, b = t`) cannot carry annotations in Python: shown, not inserted.
+    if (hint->insertable) {
+      item["textEdits"] = json::array(
+          {{{"range", {{"start", position}, {"end", position}}}, {"newText", hint->label}}});
+    }
+    result.push_back(std::move(item));
+  }
+  return result;
+}
 
 json SemanticTokensLegend(const ClientFeatures& client) {
   json types = json::array();
@@ -125,6 +281,20 @@ json SemanticTokensAnswer(const QueryContext& ctx, std::optional<analysis::TextR
 
 bool WantsSemanticTokens(const Settings& settings, const std::string& language) {
   return language != "python" || settings.semantic_tokens_for_python;
+}
+
+json SemanticTokensFullAnswer(const QueryContext& ctx) {
+  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
+  return SemanticTokensAnswer(ctx);
+}
+
+json SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
+                               analysis::Position end) {
+  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
+  std::optional<uint32_t> b = ctx.Offset(start);
+  std::optional<uint32_t> e = ctx.ClampedOffset(end);
+  if (!b || !e || *e < *b) return json{{"data", json::array()}};
+  return SemanticTokensAnswer(ctx, analysis::TextRange{*b, *e});
 }
 
 json DocumentHighlightAnswer(const QueryContext& ctx, analysis::Position position) {

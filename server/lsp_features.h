@@ -3,12 +3,16 @@
 // the analysed current version of the document (QueryContext), and throw protocol::RpcError for
 // a request that cannot be answered (a refused rename: RequestFailed with the reason).
 //
-// lsp_server.cc owns documents, scheduling and the lifecycle; this file owns the shapes.
+// lsp_server.cc owns the method table, the params and the lifecycle, scheduler.h the documents
+// and their scheduling; this file owns the shapes of the answers.
 #ifndef TVMLS_SERVER_LSP_FEATURES_H_
 #define TVMLS_SERVER_LSP_FEATURES_H_
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +68,27 @@ nlohmann::json SemanticTokensLegend(const ClientFeatures& client);
 /// Whether `language` documents get semantic tokens (python only when the setting asks).
 bool WantsSemanticTokens(const Settings& settings, const std::string& language);
 
+/// Hover {contents (markdown: the code in a fence, the prose below it), range} or null.
+nlohmann::json HoverAnswer(const QueryContext& ctx, analysis::Position position);
+/// An array of Locations (empty when nothing is known).
+nlohmann::json DefinitionAnswer(const QueryContext& ctx, analysis::Position position);
+nlohmann::json ReferencesAnswer(const QueryContext& ctx, analysis::Position position,
+                                bool include_declaration);
+/// The outline: DocumentSymbols when `hierarchical` (the client's
+/// hierarchicalDocumentSymbolSupport), else SymbolInformations with containerName.
+nlohmann::json DocumentSymbolAnswer(const QueryContext& ctx, bool hierarchical);
+/// The diagnostics the client sent with a code action request (context.diagnostics), by code
+/// and start line.
+using AskedDiagnostics = std::set<std::pair<std::string, int64_t>>;
+/// The quickfix CodeActions (FixesOffered) of the reported diagnostics touching [start, end],
+/// or listed in `asked` (ALE asks with the word under the cursor, which may sit before the
+/// diagnostic on its line).
+nlohmann::json QuickFixActions(const QueryContext& ctx, analysis::Position start,
+                               analysis::Position end, const AskedDiagnostics& asked);
+/// The type InlayHints of the functions in [start, end], in text order; each inserts its
+/// annotation (textEdits) unless it is on an unpacking target.
+nlohmann::json InlayHintAnswer(const QueryContext& ctx, analysis::Position start,
+                               analysis::Position end);
 nlohmann::json DocumentHighlightAnswer(const QueryContext& ctx, analysis::Position position);
 /// {range, placeholder}; RequestFailed with the reason when the name cannot be renamed.
 nlohmann::json PrepareRenameAnswer(const QueryContext& ctx, analysis::Position position);
@@ -80,6 +105,12 @@ nlohmann::json AnnotateActions(const QueryContext& ctx, analysis::Position start
 /// document or of `range`.
 nlohmann::json SemanticTokensAnswer(const QueryContext& ctx,
                                     std::optional<analysis::TextRange> range = std::nullopt);
+/// textDocument/semanticTokens/full: null for a document that gets no tokens
+/// (WantsSemanticTokens), else SemanticTokensAnswer.
+nlohmann::json SemanticTokensFullAnswer(const QueryContext& ctx);
+/// textDocument/semanticTokens/range: the same for [start, end] (no data for a reversed range).
+nlohmann::json SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
+                                         analysis::Position end);
 /// A CompletionList (isIncomplete false).
 nlohmann::json CompletionAnswer(const QueryContext& ctx, analysis::Position position);
 /// SignatureHelp or null.

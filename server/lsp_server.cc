@@ -1,4 +1,5 @@
-// The language server: handlers on the loop thread, analysis and answers on a worker pool.
+// The language server: the method table, one handler per method on the loop thread, and the
+// documents' analysis (LspDocument) run by the Scheduler's workers.
 #include "lsp_server.h"
 
 #ifdef __GLIBC__
@@ -8,15 +9,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -26,8 +24,7 @@
 #include "lsp_convert.h"
 #include "lsp_features.h"
 #include "project_config.h"
-#include "model/model.h"
-#include "query/queries.h"
+#include "scheduler.h"
 #include "settings.h"
 
 namespace tvmls::server {
@@ -39,54 +36,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr double kMinDebounceMs = 50;
-constexpr double kMaxDebounceMs = 500;
-constexpr unsigned kMaxWorkers = 4;
 // A document analysed from scratch (opened, or its analyzer replaced by new settings) at least
 // this large shows a work-done progress in clients that support it: about 0.1 s of analysis.
 constexpr size_t kProgressBytes = 256 * 1024;
 
-// One entry of didOpen/didChange: the whole text, or a range replaced.
-struct Change {
-  bool full = true;
-  analysis::Position start;
-  analysis::Position end;
-  std::string text;
-};
-
-struct Batch {
-  int64_t version = 0;
-  std::vector<Change> changes;
-};
-
 using Answer = std::function<json(const QueryContext&)>;
-
-// A request waiting for the analysis of `version`.
-struct Waiter {
-  int64_t version = 0;
-  Reply reply;
-  Answer answer;
-  json empty;  // the answer for a document without TVMScript
-};
-
-struct DocState {
-  // Guarded by Impl::mu.
-  std::string uri;
-  int64_t version = 0;         // the latest version the client sent
-  std::vector<Batch> pending;  // accepted, not yet applied by the worker
-  bool dirty = true;           // needs (re)analysis: pending edits or new settings
-  bool closed = false;         // closed or dropped: never publish again
-  Clock::time_point due;       // when a dirty document is analysed
-  std::vector<Waiter> waiters;
-  double recent_ms = 0;  // moving average of its analysis times
-  bool busy = false;     // a worker has it: no other worker touches doc/analyzer meanwhile
-  std::string language;  // languageId of didOpen
-
-  // The worker's alone.
-  std::unique_ptr<analysis::Document> doc;
-  std::unique_ptr<analysis::Analyzer> analyzer;
-  analysis::AnalysisOptions analyzer_options;
-};
 
 // `value` at a path of object members, or null.
 const json& At(const json& value, std::initializer_list<const char*> path) {
@@ -110,40 +64,6 @@ analysis::Position GetPosition(const ParamView& p, const std::string& path) {
   return {p.Get<uint32_t>(path + ".line"), p.Get<uint32_t>(path + ".character")};
 }
 
-int SymbolKind(analysis::OutlineItem::Kind kind) {
-  switch (kind) {
-    case analysis::OutlineItem::Kind::kModule: return 2;          // Module
-    case analysis::OutlineItem::Kind::kDataflowBlock: return 3;   // Namespace
-    case analysis::OutlineItem::Kind::kRelaxFunction:
-    case analysis::OutlineItem::Kind::kPrimFunction: return 12;   // Function
-  }
-  return 12;
-}
-
-json DocumentSymbol(const QueryContext& ctx, const analysis::OutlineItem& item) {
-  json children = json::array();
-  for (const analysis::OutlineItem& child : item.children) {
-    children.push_back(DocumentSymbol(ctx, child));
-  }
-  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
-                 {"kind", SymbolKind(item.kind)},
-                 {"range", ctx.Range(item.range)},
-                 {"selectionRange", ctx.Range(item.selection)},
-                 {"children", std::move(children)}};
-  if (!item.detail.empty()) symbol["detail"] = item.detail;
-  return symbol;
-}
-
-void FlatSymbols(const QueryContext& ctx, const analysis::OutlineItem& item,
-                 const std::string& container, json* out) {
-  json symbol = {{"name", item.name.empty() ? std::string("<anonymous>") : item.name},
-                 {"kind", SymbolKind(item.kind)},
-                 {"location", ctx.Location(item.range)}};
-  if (!container.empty()) symbol["containerName"] = container;
-  out->push_back(std::move(symbol));
-  for (const analysis::OutlineItem& child : item.children) FlatSymbols(ctx, child, item.name, out);
-}
-
 // True when a code action of `kind` passes the `only` filter: kinds are hierarchical, so
 // "refactor" asks for "refactor.rewrite" too.
 bool KindWanted(const std::optional<std::vector<std::string>>& only, const std::string& kind) {
@@ -153,18 +73,102 @@ bool KindWanted(const std::optional<std::vector<std::string>>& only, const std::
   });
 }
 
+// The client's diagnostics of a code action request (context.diagnostics) by code and start
+// line; malformed entries are skipped.
+AskedDiagnostics AskedIn(const ParamView& p) {
+  AskedDiagnostics asked;
+  std::optional<ParamView> listed = p.FindView("context.diagnostics");
+  if (!listed || !listed->value().is_array()) return asked;
+  for (const json& d : listed->value()) {
+    const json& code = At(d, {"code"});
+    const json& line = At(d, {"range", "start", "line"});
+    if (code.is_string() && line.is_number_integer()) {
+      asked.insert({code.get<std::string>(), line.get<int64_t>()});
+    }
+  }
+  return asked;
+}
+
+// What `initialize` negotiated: the session's settings and what the capabilities depend on.
+struct Negotiated {
+  protocol::PositionEncoding encoding = protocol::PositionEncoding::kUtf16;
+  ClientFeatures client;
+  Settings settings;  // the defaults and initializationOptions
+  bool configuration_pull = false;
+  bool hierarchical_symbols = false;
+  std::vector<std::string> problems;  // in initializationOptions
+};
+
+Negotiated Negotiate(const json& params) {
+  Negotiated n;
+  n.encoding = protocol::NegotiatePositionEncoding(params);
+  const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
+  n.client.snippets = Flag(item, {"snippetSupport"});
+  n.client.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
+  const json& tags = At(item, {"tagSupport", "valueSet"});
+  n.client.completion_deprecated_tag =
+      tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
+  const json& token_types =
+      At(params, {"capabilities", "textDocument", "semanticTokens", "tokenTypes"});
+  if (token_types.is_array()) {
+    for (const json& t : token_types) {
+      if (t.is_string()) n.client.token_types.push_back(t.get<std::string>());
+    }
+  }
+  if (std::optional<ParamView> options = ParamView(params).FindView("initializationOptions")) {
+    ApplySettings(SettingsSection(options->value()), true, &n.settings, &n.problems);
+  }
+  n.configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
+  n.hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
+                                         "hierarchicalDocumentSymbolSupport"});
+  return n;
+}
+
+// The fragment of ServerCapabilities a method contributes, given what was negotiated.
+using Capability = std::function<json(const Negotiated&)>;
+
+Capability Provides(const char* key, json value) {
+  return [fragment = json{{key, std::move(value)}}](const Negotiated&) { return fragment; };
+}
+
+// textDocumentSync (TextDocumentSyncOptions), to which each document notification adds its part.
+Capability Sync(json part) { return Provides("textDocumentSync", std::move(part)); }
+
+// semanticTokensProvider with `request` ("full" or "range") true. Tokens go to `tvmscript`
+// documents, and to `python` ones only when asked: editors show one provider's tokens, and
+// Python files have their Python server's.
+Capability SemanticTokensProvider(const char* request) {
+  return [request](const Negotiated& n) {
+    json selector = json::array({{{"language", "tvmscript"}}});
+    if (n.settings.semantic_tokens_for_python) selector.push_back({{"language", "python"}});
+    return json{{"semanticTokensProvider",
+                 {{"legend", SemanticTokensLegend(n.client)},
+                  {request, true},
+                  {"documentSelector", std::move(selector)}}}};
+  };
+}
+
+json EmptyDiagnostics(const std::string& uri) {
+  return {{"uri", uri}, {"diagnostics", json::array()}};
+}
+
 }  // namespace
 
+class LspDocument;
+
 struct LanguageServer::Impl {
-  explicit Impl(protocol::Endpoint& ep) : endpoint(ep), log(ep.logger()) {}
+  explicit Impl(protocol::Endpoint& ep)
+      : endpoint(ep),
+        log(ep.logger()),
+        scheduler(Scheduler::DefaultWorkers(),
+                  [this](const std::string& uri, const std::string& reason, bool removed) {
+                    OnDrop(uri, reason, removed);
+                  }) {}
 
   protocol::Endpoint& endpoint;
   protocol::Logger log;
 
-  std::mutex mu;
-  std::condition_variable cv;
-  bool stop = false;
-  std::map<std::string, std::shared_ptr<DocState>> docs;
+  std::mutex mu;           // guards what follows, down to the scheduler
   Settings base_settings;  // defaults + initializationOptions
   Settings settings;       // base_settings + the client's configuration
   analysis::Encoding encoding = analysis::Encoding::kUtf16;
@@ -175,431 +179,243 @@ struct LanguageServer::Impl {
   // were last published, by path, with the version published (under mu).
   ConfigStore configs;
   std::map<std::string, std::shared_ptr<const ProjectConfig>> config_published;
-  // Fixed at initialize, before any document (under mu; workers read them after taking mu).
+  // Fixed by initialize, before any document (the endpoint drops notifications until then), and
+  // read by the workers without the lock.
   std::string docs_base;  // codeDescription base
   ClientFeatures client;
-  std::vector<std::thread> workers;
+  std::atomic<int64_t> progress_tokens{0};
+  // Last: destroyed first, joining the workers that use the members above.
+  Scheduler scheduler;
 
+  // ---- The method table ----
+  using RequestHandler = void (Impl::*)(const json& params, const Reply& reply);
+  using NotificationHandler = void (Impl::*)(const json& params);
+  struct Binding {
+    const char* method;
+    RequestHandler request = nullptr;            // one of the two
+    NotificationHandler notification = nullptr;
+    Capability capability;                        // may be empty
+  };
+  static Binding Bind(const char* method, RequestHandler handler, Capability capability = {}) {
+    return {method, handler, nullptr, std::move(capability)};
+  }
+  static Binding Bind(const char* method, NotificationHandler handler,
+                      Capability capability = {}) {
+    return {method, nullptr, handler, std::move(capability)};
+  }
+  static const std::vector<Binding>& Methods();
+  static json Capabilities(const Negotiated& negotiated);
   void Register();
-  void Start() {
-    unsigned n = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxWorkers);
-    for (unsigned i = 0; i < n; ++i) workers.emplace_back([this] { WorkerMain(); });
-  }
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      stop = true;
-    }
-    cv.notify_all();
-    for (std::thread& worker : workers) {
-      if (worker.joinable()) worker.join();
-    }
-  }
 
-  // ---- Loop thread ----
-  void Initialize(const json& params, const Reply& reply);
+  // ---- Handlers (loop thread) ----
+  void OnInitialize(const json& params, const Reply& reply);
+  void OnInitialized(const json& params);
+  void OnDidChangeWatchedFiles(const json& params);
+  void OnDidChangeConfiguration(const json& params);
+  void OnDidOpen(const json& params);
+  void OnDidChange(const json& params);
+  void OnDidClose(const json& params);
+  void OnDidSave(const json& params);
+  void OnHover(const json& params, const Reply& reply);
+  void OnDefinition(const json& params, const Reply& reply);
+  void OnReferences(const json& params, const Reply& reply);
+  void OnDocumentSymbol(const json& params, const Reply& reply);
+  void OnCodeAction(const json& params, const Reply& reply);
+  void OnDocumentHighlight(const json& params, const Reply& reply);
+  void OnPrepareRename(const json& params, const Reply& reply);
+  void OnRename(const json& params, const Reply& reply);
+  void OnFoldingRange(const json& params, const Reply& reply);
+  void OnSelectionRange(const json& params, const Reply& reply);
+  void OnSemanticTokensFull(const json& params, const Reply& reply);
+  void OnSemanticTokensRange(const json& params, const Reply& reply);
+  void OnCompletion(const json& params, const Reply& reply);
+  void OnSignatureHelp(const json& params, const Reply& reply);
+  void OnInlayHint(const json& params, const Reply& reply);
+
   void PullConfiguration();
   void UpdateSettings(const json& section);
-  void DidOpen(const json& params);
-  void DidChange(const json& params);
-  void DidClose(const json& params);
+  /// Answers `reply` with `answer` on the analysed current version of the params' document
+  /// (`empty` for a document without TVMScript or not open; ContentModified when overtaken).
   void Query(const json& params, const Reply& reply, Answer answer, json empty);
-  double DebounceMs(const DocState& d) const;  // under mu
+  /// Scheduler, under its lock: the document was dropped.
+  void OnDrop(const std::string& uri, const std::string& reason, bool removed);
 
-  // ---- Worker ----
-  struct Work {
-    std::vector<Batch> batches;
-    bool analyse = false;
-    int64_t version = 0;
-    Settings settings;
-    analysis::Encoding encoding = analysis::Encoding::kUtf16;
-  };
-  struct Outcome {
-    bool dropped = false;
-    std::string error;
-    bool analysed = false;
-    bool from_scratch = false;  // a new Analyzer: its time says nothing about the next edit's
-    double ms = 0;
-    std::string diagnostics;  // the JSON array, as text (AppendDiagnosticJson)
-    size_t diagnostic_count = 0;
-  };
-  void WorkerMain();
-  Outcome Process(DocState& d, Work& work);
+  // ---- Workers ----
   /// Shows "Analysing FILE" while `run` runs, when the client supports work-done progress. The
   /// token is created with window/workDoneProgress/create; `begin` goes out only if the client
   /// accepted before `run` finished, and `end` only after a `begin`.
   void WithProgress(const std::string& uri, const std::function<void()>& run);
-  std::atomic<int64_t> progress_tokens{0};
-  void AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters);
   /// Publishes the invalid-config diagnostics of `config`'s file when this version of it has not
   /// been published yet (an empty list once its mistakes are fixed).
   void PublishConfigProblems(const std::shared_ptr<const ProjectConfig>& config);
 };
 
+// One open document's analysis, on the Scheduler's workers: its Analyzer, the settings of its last
+// round (its folder's project configuration under the client's settings), and the diagnostics to
+// publish.
+class LspDocument : public DocumentAnalysis {
+ public:
+  LspDocument(LanguageServer::Impl& server, std::string uri, std::string language)
+      : server_(server), uri_(std::move(uri)), language_(std::move(language)) {}
+
+  Outcome Analyse(const analysis::Document& text, int64_t version, bool edited) override;
+  void Publish(int64_t version) override;
+
+  /// After a round: whether the text has TVMScript, and what a query sees.
+  bool HasTvmScript() const { return analyzer_->HasTvmScript(); }
+  QueryContext Context(const analysis::Document& text) {
+    return {text, *analyzer_, uri_, encoding_, settings_, server_.docs_base, language_,
+            server_.client};
+  }
+
+ private:
+  // The session's settings with the project configuration's; publishes the configuration's
+  // problems.
+  void TakeSettings();
+  // Runs the analyzer on `text` (with a progress when it is large and from scratch).
+  void Run(const analysis::Document& text, bool from_scratch);
+  void WriteDiagnostics(const analysis::Document& text);
+
+  LanguageServer::Impl& server_;
+  const std::string uri_;
+  const std::string language_;
+  std::unique_ptr<analysis::Analyzer> analyzer_;
+  analysis::AnalysisOptions analyzer_options_;
+  Settings settings_;
+  analysis::Encoding encoding_ = analysis::Encoding::kUtf16;
+  std::string diagnostics_;  // the JSON array of the last analysis, as text
+  size_t diagnostic_count_ = 0;
+};
+
 // ------------------------------------------------------------------------------------------------
-// Loop thread.
+// The method table: each method, its handler and the capability it contributes. The initialize
+// result is built from it (Capabilities) and Register binds it, so the two cannot drift.
 
-void LanguageServer::Impl::Register() {
-  endpoint.OnRequest("initialize",
-                     [this](const json& params, Reply reply) { Initialize(params, reply); });
-  endpoint.OnNotification("initialized", [this](const json&) {
-    bool pull;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      pull = configuration_pull;
-    }
-    if (pull) PullConfiguration();
-  });
-  // A project configuration file (tvmls.toml, pyproject.toml) was created, changed or deleted:
-  // every open document is analysed again (ConfigStore re-reads what changed). Clients send this
-  // for the files they watch (the VS Code extension watches both names); the server does not
-  // register watchers itself (Eglot 1.9 stalls 10 s reconnecting a server that asks to). Without
-  // it, a document picks up a changed configuration at its next edit.
-  endpoint.OnNotification("workspace/didChangeWatchedFiles", [this](const json&) {
-    std::lock_guard<std::mutex> lock(mu);
-    Clock::time_point now = Clock::now();
-    for (auto& entry : docs) {
-      entry.second->dirty = true;
-      entry.second->due = now;
-    }
-    cv.notify_all();
-  });
-  endpoint.OnNotification("workspace/didChangeConfiguration", [this](const json& params) {
-    const json& value = At(params, {"settings"});
-    const json& section = At(value, {"tvmls"});
-    bool pull;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      pull = configuration_pull;
-    }
-    if (section.is_object()) {
-      UpdateSettings(section);
-    } else if (pull) {
-      PullConfiguration();
-    } else if (value.is_object()) {
-      UpdateSettings(value);
-    }
-  });
-  endpoint.OnNotification("textDocument/didOpen", [this](const json& params) { DidOpen(params); });
-  endpoint.OnNotification("textDocument/didChange",
-                          [this](const json& params) { DidChange(params); });
-  endpoint.OnNotification("textDocument/didClose",
-                          [this](const json& params) { DidClose(params); });
-  endpoint.OnNotification("textDocument/didSave", [](const json& params) {
-    ParamView(params).Get<std::string>("textDocument.uri");  // Nothing to do: edits carry text.
-  });
-
-  endpoint.OnRequest("textDocument/hover", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) -> json {
-      std::optional<uint32_t> offset = ctx.Offset(position);
-      const analysis::FileModel* model = ctx.analyzer.Model();
-      if (!offset || model == nullptr) return nullptr;
-      std::optional<analysis::Hover> hover = analysis::HoverAt(*model, *offset);
-      if (!hover) return nullptr;
-      // The code in a fence, the prose below it as markdown.
-      std::string value = "```python\n" + hover->text + "\n```";
-      if (!hover->doc.empty()) value += "\n\n" + hover->doc;
-      return {{"contents", {{"kind", "markdown"}, {"value", std::move(value)}}},
-              {"range", ctx.Range(hover->range)}};
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/definition", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) -> json {
-      json result = json::array();
-      std::optional<uint32_t> offset = ctx.Offset(position);
-      const analysis::FileModel* model = ctx.analyzer.Model();
-      if (!offset || model == nullptr) return result;
-      for (analysis::TextRange r : analysis::DefinitionAt(*model, *offset)) {
-        result.push_back(ctx.Location(r));
-      }
-      return result;
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/references", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    analysis::Position position = GetPosition(p, "position");
-    bool include = p.Find<bool>("context.includeDeclaration").value_or(false);
-    Query(params, reply, [position, include](const QueryContext& ctx) -> json {
-      json result = json::array();
-      std::optional<uint32_t> offset = ctx.Offset(position);
-      const analysis::FileModel* model = ctx.analyzer.Model();
-      if (!offset || model == nullptr) return result;
-      for (analysis::TextRange r : analysis::ReferencesAt(*model, *offset, include)) {
-        result.push_back(ctx.Location(r));
-      }
-      return result;
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/documentSymbol", [this](const json& params, Reply reply) {
-    bool hierarchical;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      hierarchical = hierarchical_symbols;
-    }
-    Query(params, reply, [hierarchical](const QueryContext& ctx) -> json {
-      json result = json::array();
-      const analysis::FileModel* model = ctx.analyzer.Model();
-      if (model == nullptr) return result;
-      for (const analysis::OutlineItem& item : analysis::Outline(*model)) {
-        if (hierarchical) {
-          result.push_back(DocumentSymbol(ctx, item));
-        } else {
-          FlatSymbols(ctx, item, "", &result);
-        }
-      }
-      return result;
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/codeAction", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    analysis::Position start = GetPosition(p, "range.start");
-    analysis::Position end = GetPosition(p, "range.end");
-    std::optional<std::vector<std::string>> only =
-        p.Find<std::vector<std::string>>("context.only");
-    bool quickfix = KindWanted(only, "quickfix");
-    bool rewrite = KindWanted(only, "refactor.rewrite");
-    if (!quickfix && !rewrite) {
-      reply.Result(json::array());
-      return;
-    }
-    // The client's diagnostics (context.diagnostics) by code and start line: their fixes are
-    // offered even when the requested range does not touch them (ALE asks with the word under
-    // the cursor, which may sit before the diagnostic on its line).
-    std::set<std::pair<std::string, int64_t>> asked;
-    if (std::optional<ParamView> listed = p.FindView("context.diagnostics");
-        listed && listed->value().is_array()) {
-      for (const json& d : listed->value()) {
-        if (!d.is_object()) continue;
-        auto code = d.find("code");
-        const json* line = nullptr;
-        if (auto range = d.find("range"); range != d.end() && range->is_object()) {
-          if (auto st = range->find("start"); st != range->end() && st->is_object()) {
-            if (auto l = st->find("line"); l != st->end() && l->is_number_integer()) line = &*l;
-          }
-        }
-        if (code != d.end() && code->is_string() && line) {
-          asked.insert({code->get<std::string>(), line->get<int64_t>()});
-        }
-      }
-    }
-    Query(params, reply, [start, end, quickfix, rewrite, asked](const QueryContext& ctx) -> json {
-      json result = rewrite ? AnnotateActions(ctx, start) : json::array();
-      if (!quickfix) return result;
-      std::optional<uint32_t> b = ctx.Offset(start);
-      std::optional<uint32_t> e = ctx.ClampedOffset(end);
-      if (!b || !e) return result;
-      analysis::TextRange wanted{std::min(*b, *e), std::max(*b, *e)};
-      for (const analysis::Diagnostic* d : ctx.analyzer.Diagnostics()) {
-        std::optional<analysis::Severity> severity = ctx.settings.SeverityOf(*d);
-        if (!severity) continue;
-        bool touched = d->range.Touches(wanted);
-        if (!touched && !asked.empty()) {
-          int64_t line = ctx.doc.Lines().LineOf(d->range.begin);
-          touched = asked.count({d->code, line}) > 0;
-        }
-        if (!touched) continue;
-        std::vector<analysis::Fix> fixes = FixesOffered(ctx.doc, *d);
-        if (fixes.empty()) continue;
-        json diagnostic =
-            DiagnosticJson(ctx.doc, *d, ctx.uri, ctx.encoding, *severity, ctx.docs_base);
-        for (const analysis::Fix& fix : fixes) {
-          result.push_back({{"title", fix.title},
-                            {"kind", "quickfix"},
-                            {"diagnostics", json::array({diagnostic})},
-                            {"isPreferred", fix.preferred},
-                            {"edit", ctx.WorkspaceEdit(fix.edits)}});
-        }
-      }
-      return result;
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/documentHighlight", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) {
-      return DocumentHighlightAnswer(ctx, position);
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/prepareRename", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) {
-      return PrepareRenameAnswer(ctx, position);
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/rename", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    analysis::Position position = GetPosition(p, "position");
-    std::string new_name = p.Get<std::string>("newName");
-    Query(params, reply, [position, new_name](const QueryContext& ctx) {
-      return RenameAnswer(ctx, position, new_name);
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/foldingRange", [this](const json& params, Reply reply) {
-    Query(params, reply, [](const QueryContext& ctx) { return FoldingRangeAnswer(ctx); },
-          json::array());
-  });
-
-  endpoint.OnRequest("textDocument/selectionRange", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    std::vector<analysis::Position> positions;
-    for (const ParamView& position : p.Array("positions").Elements()) {
-      positions.push_back({position.Get<uint32_t>("line"), position.Get<uint32_t>("character")});
-    }
-    Query(params, reply, [positions](const QueryContext& ctx) {
-      return SelectionRangeAnswer(ctx, positions);
-    }, json::array());
-  });
-
-  endpoint.OnRequest("textDocument/semanticTokens/full", [this](const json& params, Reply reply) {
-    Query(params, reply, [](const QueryContext& ctx) -> json {
-      if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
-      return SemanticTokensAnswer(ctx);
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/semanticTokens/range", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    analysis::Position start = GetPosition(p, "range.start");
-    analysis::Position end = GetPosition(p, "range.end");
-    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
-      if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
-      std::optional<uint32_t> b = ctx.Offset(start);
-      std::optional<uint32_t> e = ctx.ClampedOffset(end);
-      if (!b || !e || *e < *b) return json{{"data", json::array()}};
-      return SemanticTokensAnswer(ctx, analysis::TextRange{*b, *e});
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/completion", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) {
-      return CompletionAnswer(ctx, position);
-    }, json{{"isIncomplete", false}, {"items", json::array()}});
-  });
-
-  endpoint.OnRequest("textDocument/signatureHelp", [this](const json& params, Reply reply) {
-    analysis::Position position = GetPosition(ParamView(params), "position");
-    Query(params, reply, [position](const QueryContext& ctx) {
-      return SignatureHelpAnswer(ctx, position);
-    }, nullptr);
-  });
-
-  endpoint.OnRequest("textDocument/inlayHint", [this](const json& params, Reply reply) {
-    ParamView p(params);
-    analysis::Position start = GetPosition(p, "range.start");
-    analysis::Position end = GetPosition(p, "range.end");
-    Query(params, reply, [start, end](const QueryContext& ctx) -> json {
-      json result = json::array();
-      std::optional<uint32_t> b = ctx.Offset(start);
-      std::optional<uint32_t> e = ctx.ClampedOffset(end);
-      const analysis::FileModel* model = ctx.analyzer.Model();
-      if (!b || !e || model == nullptr) return result;
-      std::vector<const analysis::FunctionRef*> functions;
-      for (const analysis::ModuleModel& m : model->modules) {
-        for (const analysis::FunctionRef& f : m.functions) functions.push_back(&f);
-      }
-      for (const analysis::FunctionRef& f : model->standalone) functions.push_back(&f);
-      std::vector<std::pair<uint32_t, const analysis::InlayHint*>> hints;
-      for (const analysis::FunctionRef* f : functions) {
-        if (f->has_syntax_error) continue;
-        for (const analysis::InlayHint& hint : f->fn->inlays) {
-          uint32_t offset = f->base + hint.offset;
-          if (offset >= *b && offset <= *e) hints.emplace_back(offset, &hint);
-        }
-      }
-      std::sort(hints.begin(), hints.end(),
-                [](const auto& x, const auto& y) { return x.first < y.first; });
-      for (const auto& [offset, hint] : hints) {
-        json position = PositionJson<json>(ctx.doc, offset, ctx.encoding);
-        json item = {{"position", position},
-                     {"label", hint->label},
-                     {"kind", 1},  // Type
-                     {"paddingLeft", false},
-                     {"paddingRight", false}};
-        // Unpacking targets (`a, b = t`) cannot carry annotations in Python: shown, not inserted.
-        if (hint->insertable) {
-          item["textEdits"] = json::array(
-              {{{"range", {{"start", position}, {"end", position}}}, {"newText", hint->label}}});
-        }
-        result.push_back(std::move(item));
-      }
-      return result;
-    }, json::array());
-  });
+const std::vector<LanguageServer::Impl::Binding>& LanguageServer::Impl::Methods() {
+  static const std::vector<Binding> kMethods = {
+      Bind("initialize", &Impl::OnInitialize),
+      Bind("initialized", &Impl::OnInitialized),
+      Bind("workspace/didChangeWatchedFiles", &Impl::OnDidChangeWatchedFiles),
+      Bind("workspace/didChangeConfiguration", &Impl::OnDidChangeConfiguration),
+      Bind("textDocument/didOpen", &Impl::OnDidOpen, Sync({{"openClose", true}})),
+      Bind("textDocument/didChange", &Impl::OnDidChange, Sync({{"change", 2 /* Incremental */}})),
+      Bind("textDocument/didClose", &Impl::OnDidClose, Sync({{"openClose", true}})),
+      Bind("textDocument/didSave", &Impl::OnDidSave, Sync({{"save", {{"includeText", false}}}})),
+      Bind("textDocument/hover", &Impl::OnHover, Provides("hoverProvider", true)),
+      Bind("textDocument/definition", &Impl::OnDefinition, Provides("definitionProvider", true)),
+      Bind("textDocument/references", &Impl::OnReferences, Provides("referencesProvider", true)),
+      Bind("textDocument/documentSymbol", &Impl::OnDocumentSymbol,
+           Provides("documentSymbolProvider", true)),
+      Bind("textDocument/codeAction", &Impl::OnCodeAction,
+           Provides("codeActionProvider", {{"codeActionKinds", {"quickfix", "refactor.rewrite"}}})),
+      Bind("textDocument/documentHighlight", &Impl::OnDocumentHighlight,
+           Provides("documentHighlightProvider", true)),
+      Bind("textDocument/rename", &Impl::OnRename, Provides("renameProvider", json::object())),
+      Bind("textDocument/prepareRename", &Impl::OnPrepareRename,
+           Provides("renameProvider", {{"prepareProvider", true}})),
+      Bind("textDocument/foldingRange", &Impl::OnFoldingRange,
+           Provides("foldingRangeProvider", true)),
+      Bind("textDocument/selectionRange", &Impl::OnSelectionRange,
+           Provides("selectionRangeProvider", true)),
+      Bind("textDocument/semanticTokens/full", &Impl::OnSemanticTokensFull,
+           SemanticTokensProvider("full")),
+      Bind("textDocument/semanticTokens/range", &Impl::OnSemanticTokensRange,
+           SemanticTokensProvider("range")),
+      Bind("textDocument/completion", &Impl::OnCompletion,
+           Provides("completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}})),
+      Bind("textDocument/signatureHelp", &Impl::OnSignatureHelp,
+           Provides("signatureHelpProvider",
+                    {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {"="}}})),
+      Bind("textDocument/inlayHint", &Impl::OnInlayHint, Provides("inlayHintProvider", true)),
+  };
+  return kMethods;
 }
 
-void LanguageServer::Impl::Initialize(const json& params, const Reply& reply) {
-  ParamView p(params);
-  protocol::PositionEncoding negotiated = protocol::NegotiatePositionEncoding(params);
-  Settings initial;
-  std::vector<std::string> problems;
-  ClientFeatures features;
-  const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
-  features.snippets = Flag(item, {"snippetSupport"});
-  features.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
-  const json& tags = At(item, {"tagSupport", "valueSet"});
-  features.completion_deprecated_tag =
-      tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
-  const json& token_types =
-      At(params, {"capabilities", "textDocument", "semanticTokens", "tokenTypes"});
-  if (token_types.is_array()) {
-    for (const json& t : token_types) {
-      if (t.is_string()) features.token_types.push_back(t.get<std::string>());
+json LanguageServer::Impl::Capabilities(const Negotiated& negotiated) {
+  json capabilities = {{"positionEncoding", std::string(protocol::ToString(negotiated.encoding))}};
+  for (const Binding& b : Methods()) {
+    if (b.capability) capabilities.merge_patch(b.capability(negotiated));
+  }
+  return capabilities;
+}
+
+void LanguageServer::Impl::Register() {
+  for (const Binding& b : Methods()) {
+    if (b.request) {
+      endpoint.OnRequest(b.method, [this, h = b.request](const json& params, Reply reply) {
+        (this->*h)(params, reply);
+      });
+    } else {
+      endpoint.OnNotification(b.method,
+                              [this, h = b.notification](const json& params) { (this->*h)(params); });
     }
   }
-  if (std::optional<ParamView> options = p.FindView("initializationOptions")) {
-    ApplySettings(SettingsSection(options->value()), true, &initial, &problems);
+}
+
+std::vector<AdvertisedMethod> MethodTable(const json& initialize_params) {
+  Negotiated negotiated = Negotiate(initialize_params);
+  std::vector<AdvertisedMethod> table;
+  for (const LanguageServer::Impl::Binding& b : LanguageServer::Impl::Methods()) {
+    table.push_back({b.method, b.request != nullptr,
+                     b.capability ? b.capability(negotiated) : json(nullptr)});
   }
-  for (const std::string& problem : problems) log.Warn("initializationOptions: " + problem);
+  return table;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lifecycle and settings.
+
+void LanguageServer::Impl::OnInitialize(const json& params, const Reply& reply) {
+  Negotiated n = Negotiate(params);
+  for (const std::string& problem : n.problems) log.Warn("initializationOptions: " + problem);
   {
     std::lock_guard<std::mutex> lock(mu);
-    encoding = ToAnalysisEncoding(negotiated);
-    base_settings = initial;
-    settings = initial;
-    docs_base = initial.docs_base ? *initial.docs_base : DefaultDocsBase();
-    configuration_pull = Flag(params, {"capabilities", "workspace", "configuration"});
-    hierarchical_symbols = Flag(params, {"capabilities", "textDocument", "documentSymbol",
-                                         "hierarchicalDocumentSymbolSupport"});
-    client = features;
+    encoding = ToAnalysisEncoding(n.encoding);
+    base_settings = n.settings;
+    settings = n.settings;
+    docs_base = n.settings.docs_base ? *n.settings.docs_base : DefaultDocsBase();
+    configuration_pull = n.configuration_pull;
+    hierarchical_symbols = n.hierarchical_symbols;
+    client = n.client;
   }
-  // Semantic tokens go to `tvmscript` documents, and to `python` ones only when asked: editors
-  // show one provider's tokens, and Python files have their Python server's.
-  json token_selector = json::array({{{"language", "tvmscript"}}});
-  if (initial.semantic_tokens_for_python) token_selector.push_back({{"language", "python"}});
-  json capabilities = {
-      {"positionEncoding", std::string(protocol::ToString(negotiated))},
-      {"textDocumentSync",
-       {{"openClose", true}, {"change", 2 /* Incremental */}, {"save", {{"includeText", false}}}}},
-      {"hoverProvider", true},
-      {"codeActionProvider", {{"codeActionKinds", {"quickfix", "refactor.rewrite"}}}},
-      {"definitionProvider", true},
-      {"referencesProvider", true},
-      {"documentHighlightProvider", true},
-      {"renameProvider", {{"prepareProvider", true}}},
-      {"documentSymbolProvider", true},
-      {"foldingRangeProvider", true},
-      {"selectionRangeProvider", true},
-      {"inlayHintProvider", true},
-      {"semanticTokensProvider",
-       {{"legend", SemanticTokensLegend(features)},
-        {"full", true},
-        {"range", true},
-        {"documentSelector", token_selector}}},
-      {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}},
-      {"signatureHelpProvider",
-       {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {"="}}}},
-  };
-  reply.Result({{"capabilities", std::move(capabilities)},
+  std::optional<double> debounce;
+  if (n.settings.debounce_ms) debounce = *n.settings.debounce_ms;
+  scheduler.SetFixedDebounce(debounce);
+  reply.Result({{"capabilities", Capabilities(n)},
                 {"serverInfo", {{"name", "tvmls"}, {"version", TVMLS_VERSION}}}});
+}
+
+void LanguageServer::Impl::OnInitialized(const json&) {
+  bool pull;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    pull = configuration_pull;
+  }
+  if (pull) PullConfiguration();
+}
+
+// A project configuration file (tvmls.toml, pyproject.toml) was created, changed or deleted:
+// every open document is analysed again (ConfigStore re-reads what changed). Clients send this
+// for the files they watch (the VS Code extension watches both names); the server does not
+// register watchers itself (Eglot 1.9 stalls 10 s reconnecting a server that asks to). Without
+// it, a document picks up a changed configuration at its next edit.
+void LanguageServer::Impl::OnDidChangeWatchedFiles(const json&) { scheduler.InvalidateAll(); }
+
+void LanguageServer::Impl::OnDidChangeConfiguration(const json& params) {
+  const json& value = At(params, {"settings"});
+  const json& section = At(value, {"tvmls"});
+  bool pull;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    pull = configuration_pull;
+  }
+  if (section.is_object()) {
+    UpdateSettings(section);
+  } else if (pull) {
+    PullConfiguration();
+  } else if (value.is_object()) {
+    UpdateSettings(value);
+  }
 }
 
 void LanguageServer::Impl::PullConfiguration() {
@@ -618,27 +434,22 @@ void LanguageServer::Impl::PullConfiguration() {
 
 void LanguageServer::Impl::UpdateSettings(const json& section) {
   std::vector<std::string> problems;
-  std::lock_guard<std::mutex> lock(mu);
-  Settings updated = base_settings;
-  ApplySettings(section, false, &updated, &problems);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    Settings updated = base_settings;
+    ApplySettings(section, false, &updated, &problems);
+    settings = std::move(updated);
+  }
   for (const std::string& problem : problems) log.Warn("configuration: " + problem);
-  settings = std::move(updated);
   // Every open document is re-analysed (a no-op for the analyzer when the options are the same)
   // and its diagnostics republished with the new severities.
-  Clock::time_point now = Clock::now();
-  for (auto& entry : docs) {
-    entry.second->dirty = true;
-    entry.second->due = now;
-  }
-  cv.notify_all();
+  scheduler.InvalidateAll();
 }
 
-double LanguageServer::Impl::DebounceMs(const DocState& d) const {
-  if (settings.debounce_ms) return *settings.debounce_ms;
-  return std::clamp(d.recent_ms * 1.2, kMinDebounceMs, kMaxDebounceMs);
-}
+// ------------------------------------------------------------------------------------------------
+// Documents.
 
-void LanguageServer::Impl::DidOpen(const json& params) {
+void LanguageServer::Impl::OnDidOpen(const json& params) {
   ParamView p(params);
   std::string uri = p.Get<std::string>("textDocument.uri");
   std::string language = p.Get<std::string>("textDocument.languageId");
@@ -654,289 +465,295 @@ void LanguageServer::Impl::DidOpen(const json& params) {
              " MiB");
     return;
   }
-  auto d = std::make_shared<DocState>();
-  d->uri = uri;
-  d->language = language;
-  d->version = version;
-  d->pending.push_back({version, {Change{true, {}, {}, std::move(text)}}});
-  d->due = Clock::now();
-  std::vector<Waiter> orphans;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = docs.find(uri);
-    if (it != docs.end()) {
-      log.Warn("didOpen of " + uri + ", which is already open: replacing it");
-      it->second->closed = true;
-      orphans = std::move(it->second->waiters);
-    }
-    docs[uri] = d;
+  auto analysis = std::make_unique<LspDocument>(*this, uri, language);
+  if (scheduler.Open(uri, version, std::move(text), std::move(analysis))) {
+    log.Warn("didOpen of " + uri + ", which is already open: replacing it");
   }
-  cv.notify_all();
-  for (Waiter& w : orphans) w.reply.ContentModified();
 }
 
-void LanguageServer::Impl::DidChange(const json& params) {
+void LanguageServer::Impl::OnDidChange(const json& params) {
   ParamView p(params);
   std::string uri = p.Get<std::string>("textDocument.uri");
-  Batch batch;
-  batch.version = p.Get<int64_t>("textDocument.version");
+  int64_t version = p.Get<int64_t>("textDocument.version");
+  std::vector<TextChange> changes;
   for (const ParamView& c : p.Array("contentChanges").Elements()) {
-    Change change;
+    TextChange change;
     change.text = c.Get<std::string>("text");
     if (c.Has("range")) {
       change.full = false;
       change.start = GetPosition(c, "range.start");
       change.end = GetPosition(c, "range.end");
     }
-    batch.changes.push_back(std::move(change));
+    changes.push_back(std::move(change));
   }
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = docs.find(uri);
-  if (it == docs.end()) {
-    log.Warn("didChange of " + uri + ", which is not open (or was dropped): ignored");
-    return;
-  }
-  DocState& d = *it->second;
-  if (batch.version <= d.version) {
-    log.Warn("didChange of " + uri + " to version " + std::to_string(batch.version) +
-             ", not newer than version " + std::to_string(d.version) + ": ignored");
-    return;
-  }
-  d.version = batch.version;
-  d.pending.push_back(std::move(batch));
-  d.dirty = true;
-  d.due = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(DebounceMs(d) * 1000));
-  cv.notify_all();
-}
-
-void LanguageServer::Impl::DidClose(const json& params) {
-  std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
-  std::vector<Waiter> orphans;
+  analysis::Encoding enc;
   {
     std::lock_guard<std::mutex> lock(mu);
-    auto it = docs.find(uri);
-    if (it == docs.end()) return;
-    it->second->closed = true;
-    orphans = std::move(it->second->waiters);
-    docs.erase(it);
-    // Under the lock: the worker publishes under it too, so this empty list comes last.
-    endpoint.Notify("textDocument/publishDiagnostics",
-                    {{"uri", uri}, {"diagnostics", json::array()}});
+    enc = encoding;
   }
-  for (Waiter& w : orphans) w.reply.ContentModified();
+  Scheduler::ChangeResult r = scheduler.Change(uri, version, std::move(changes), enc);
+  if (r.status == Scheduler::ChangeStatus::kNotOpen) {
+    log.Warn("didChange of " + uri + ", which is not open (or was dropped): ignored");
+  } else if (r.status == Scheduler::ChangeStatus::kNotNewer) {
+    log.Warn("didChange of " + uri + " to version " + std::to_string(version) +
+             ", not newer than version " + std::to_string(r.version) + ": ignored");
+  }
+}
+
+void LanguageServer::Impl::OnDidClose(const json& params) {
+  std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
+  // After Close no publication of the document is under way or to come: this empty list is last.
+  if (scheduler.Close(uri)) endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
+}
+
+void LanguageServer::Impl::OnDidSave(const json& params) {
+  ParamView(params).Get<std::string>("textDocument.uri");  // Nothing to do: edits carry text.
+}
+
+void LanguageServer::Impl::OnDrop(const std::string& uri, const std::string& reason,
+                                  bool removed) {
+  log.Warn("dropping " + uri + ": " + reason);
+  if (removed) endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
 }
 
 void LanguageServer::Impl::Query(const json& params, const Reply& reply, Answer answer,
                                  json empty) {
   std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = docs.find(uri);
-    if (it != docs.end()) {
-      it->second->waiters.push_back({it->second->version, reply, std::move(answer), empty});
-      cv.notify_all();
-      return;
+  Scheduler::Job job;
+  job.run = [reply, answer = std::move(answer), empty](const analysis::Document& text,
+                                                        DocumentAnalysis& analysis) {
+    if (reply.IsCancelled()) return;
+    auto& doc = static_cast<LspDocument&>(analysis);  // Every document's is an LspDocument.
+    try {
+      reply.Result(doc.HasTvmScript() ? answer(doc.Context(text)) : empty);
+    } catch (...) {
+      reply.Fail(std::current_exception());
     }
-  }
-  reply.Result(std::move(empty));  // Not open: nothing known.
+  };
+  job.superseded = [reply] { reply.ContentModified(); };
+  if (!scheduler.Query(uri, std::move(job))) reply.Result(std::move(empty));  // Not open.
 }
 
 // ------------------------------------------------------------------------------------------------
-// Worker.
+// Features: the params read on the loop thread, the answer (lsp_features.h) on a worker.
 
-void LanguageServer::Impl::WorkerMain() {
-  std::unique_lock<std::mutex> lock(mu);
-  while (!stop) {
-    // The document with waiting requests, else the dirty one due first.
-    std::shared_ptr<DocState> next;
-    Clock::time_point earliest = Clock::time_point::max();
-    for (auto& entry : docs) {
-      DocState& d = *entry.second;
-      Clock::time_point when;
-      if (d.busy) {
-        continue;
-      } else if (!d.waiters.empty()) {
-        when = Clock::time_point::min();
-      } else if (d.dirty) {
-        when = d.due;
-      } else {
-        continue;
-      }
-      if (!next || when < earliest) {
-        earliest = when;
-        next = entry.second;
-      }
-    }
-    if (!next) {
-      cv.wait(lock);
-      continue;
-    }
-    if (earliest > Clock::now()) {
-      cv.wait_until(lock, earliest);
-      continue;
-    }
-
-    Work work;
-    work.batches = std::move(next->pending);
-    next->pending.clear();
-    work.analyse = next->dirty;
-    next->dirty = false;
-    work.version = next->version;
-    work.settings = settings;
-    work.encoding = encoding;
-    next->busy = true;
-    std::string path = FilePathOfUri(next->uri);
-    lock.unlock();
-    if (!path.empty()) {
-      std::shared_ptr<const ProjectConfig> config =
-          configs.For(std::filesystem::path(path).parent_path().string());
-      work.settings = WithConfig(work.settings, *config);
-      PublishConfigProblems(config);
-    }
-    Outcome outcome;
-    try {
-      outcome = Process(*next, work);
-    } catch (const std::exception& e) {
-      // The document's state may be half-updated: drop it rather than serve garbage.
-      outcome.dropped = true;
-      outcome.error = std::string("internal error: ") + e.what();
-    }
-    lock.lock();
-
-    if (outcome.dropped) {
-      log.Warn("dropping " + next->uri + ": " + outcome.error);
-      auto it = docs.find(next->uri);
-      if (it != docs.end() && it->second == next) {
-        docs.erase(it);
-        endpoint.Notify("textDocument/publishDiagnostics",
-                        {{"uri", next->uri}, {"diagnostics", json::array()}});
-      }
-      next->closed = true;
-      next->busy = false;
-      std::vector<Waiter> orphans = std::move(next->waiters);
-      lock.unlock();
-      for (Waiter& w : orphans) w.reply.ContentModified();
-      lock.lock();
-      continue;
-    }
-    if (outcome.analysed && !outcome.from_scratch) {
-      next->recent_ms = next->recent_ms == 0 ? outcome.ms : 0.5 * next->recent_ms + 0.5 * outcome.ms;
-    }
-    // Requests made before a newer edit are stale whatever happens next.
-    std::vector<Waiter> answer;
-    std::vector<Waiter> stale;
-    for (Waiter& w : next->waiters) {
-      (w.version < next->version ? stale : answer).push_back(std::move(w));
-    }
-    next->waiters.clear();
-    bool current = !next->closed && !next->dirty && next->version == work.version;
-    if (current && outcome.analysed) {
-      // Written as text: at 100k lines a file may have thousands of diagnostics, and a json tree
-      // of them cost 25 ms per edit to build, copy, serialise and free.
-      std::string params = R"({"uri":)";
-      protocol::AppendJsonString(&params, next->uri);
-      params += R"(,"version":)" + std::to_string(work.version) + R"(,"diagnostics":)";
-      params += outcome.diagnostics;
-      params += '}';
-      endpoint.NotifyText("textDocument/publishDiagnostics", params);
-    } else if (!current && !next->closed) {
-      // Newer edits arrived meanwhile: the requests wait for the next round (and are answered
-      // ContentModified then, their version being older).
-      for (Waiter& w : answer) next->waiters.push_back(std::move(w));
-      answer.clear();
-    }
-    lock.unlock();
-    for (Waiter& w : stale) w.reply.ContentModified();
-    if (current) {
-      AnswerWaiters(*next, work, std::move(answer));
-    } else {
-      for (Waiter& w : answer) w.reply.ContentModified();  // closed meanwhile
-    }
-    lock.lock();
-    next->busy = false;
-    cv.notify_all();  // Work for this document may have arrived while it was busy.
-    lock.unlock();
-    next.reset();  // The last reference may be this one: destroy it unlocked.
-    lock.lock();
-  }
+void LanguageServer::Impl::OnHover(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply, [position](const QueryContext& ctx) { return HoverAnswer(ctx, position); },
+        nullptr);
 }
 
-LanguageServer::Impl::Outcome LanguageServer::Impl::Process(DocState& d, Work& work) {
-  Outcome outcome;
-  bool fresh_analyzer = false;
-  if (!d.analyzer || !SameOptions(d.analyzer_options, work.settings.options)) {
-    fresh_analyzer = true;
-    d.analyzer = std::make_unique<analysis::Analyzer>(work.settings.options);
-    d.analyzer_options = work.settings.options;
-    work.analyse = true;
+void LanguageServer::Impl::OnDefinition(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply,
+        [position](const QueryContext& ctx) { return DefinitionAnswer(ctx, position); },
+        json::array());
+}
+
+void LanguageServer::Impl::OnReferences(const json& params, const Reply& reply) {
+  ParamView p(params);
+  analysis::Position position = GetPosition(p, "position");
+  bool include = p.Find<bool>("context.includeDeclaration").value_or(false);
+  Query(params, reply,
+        [position, include](const QueryContext& ctx) {
+          return ReferencesAnswer(ctx, position, include);
+        },
+        json::array());
+}
+
+void LanguageServer::Impl::OnDocumentSymbol(const json& params, const Reply& reply) {
+  bool hierarchical;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    hierarchical = hierarchical_symbols;
   }
-  for (Batch& batch : work.batches) {
-    std::vector<analysis::PositionEdit> run;
-    auto flush = [&]() {
-      if (run.empty()) return true;
-      analysis::EditResult result = d.doc->ApplyEdits(run, work.encoding);
-      run.clear();
-      if (result.ok) return true;
-      outcome.dropped = true;
-      outcome.error = "the change to version " + std::to_string(batch.version) +
-                      " does not fit the document: " + result.error;
-      return false;
-    };
-    for (Change& change : batch.changes) {
-      if (change.full) {
-        if (!flush()) return outcome;
-        if (d.doc) {
-          d.doc->ReplaceAll(std::move(change.text));
-        } else {
-          d.doc = std::make_unique<analysis::Document>(std::move(change.text));
-        }
-      } else if (!d.doc) {
-        outcome.dropped = true;
-        outcome.error = "a range change before any text";
-        return outcome;
-      } else {
-        run.push_back({change.start, change.end, std::move(change.text)});
-      }
-    }
-    if (!flush()) return outcome;
+  Query(params, reply,
+        [hierarchical](const QueryContext& ctx) { return DocumentSymbolAnswer(ctx, hierarchical); },
+        json::array());
+}
+
+void LanguageServer::Impl::OnCodeAction(const json& params, const Reply& reply) {
+  ParamView p(params);
+  analysis::Position start = GetPosition(p, "range.start");
+  analysis::Position end = GetPosition(p, "range.end");
+  std::optional<std::vector<std::string>> only = p.Find<std::vector<std::string>>("context.only");
+  bool quickfix = KindWanted(only, "quickfix");
+  bool rewrite = KindWanted(only, "refactor.rewrite");
+  if (!quickfix && !rewrite) {
+    reply.Result(json::array());
+    return;
   }
-  if (!d.doc) {
-    outcome.dropped = true;
-    outcome.error = "no text";
-    return outcome;
+  AskedDiagnostics asked = AskedIn(p);
+  Query(params, reply,
+        [start, end, quickfix, rewrite, asked](const QueryContext& ctx) {
+          json result = rewrite ? AnnotateActions(ctx, start) : json::array();
+          if (quickfix) {
+            for (json& action : QuickFixActions(ctx, start, end, asked)) {
+              result.push_back(std::move(action));
+            }
+          }
+          return result;
+        },
+        json::array());
+}
+
+void LanguageServer::Impl::OnDocumentHighlight(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply,
+        [position](const QueryContext& ctx) { return DocumentHighlightAnswer(ctx, position); },
+        json::array());
+}
+
+void LanguageServer::Impl::OnPrepareRename(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply,
+        [position](const QueryContext& ctx) { return PrepareRenameAnswer(ctx, position); },
+        nullptr);
+}
+
+void LanguageServer::Impl::OnRename(const json& params, const Reply& reply) {
+  ParamView p(params);
+  analysis::Position position = GetPosition(p, "position");
+  std::string new_name = p.Get<std::string>("newName");
+  Query(params, reply,
+        [position, new_name](const QueryContext& ctx) {
+          return RenameAnswer(ctx, position, new_name);
+        },
+        nullptr);
+}
+
+void LanguageServer::Impl::OnFoldingRange(const json& params, const Reply& reply) {
+  Query(params, reply, [](const QueryContext& ctx) { return FoldingRangeAnswer(ctx); },
+        json::array());
+}
+
+void LanguageServer::Impl::OnSelectionRange(const json& params, const Reply& reply) {
+  std::vector<analysis::Position> positions;
+  for (const ParamView& position : ParamView(params).Array("positions").Elements()) {
+    positions.push_back({position.Get<uint32_t>("line"), position.Get<uint32_t>("character")});
   }
-  if (!work.analyse) return outcome;
+  Query(params, reply,
+        [positions](const QueryContext& ctx) { return SelectionRangeAnswer(ctx, positions); },
+        json::array());
+}
+
+void LanguageServer::Impl::OnSemanticTokensFull(const json& params, const Reply& reply) {
+  Query(params, reply, [](const QueryContext& ctx) { return SemanticTokensFullAnswer(ctx); },
+        nullptr);
+}
+
+void LanguageServer::Impl::OnSemanticTokensRange(const json& params, const Reply& reply) {
+  ParamView p(params);
+  analysis::Position start = GetPosition(p, "range.start");
+  analysis::Position end = GetPosition(p, "range.end");
+  Query(params, reply,
+        [start, end](const QueryContext& ctx) { return SemanticTokensRangeAnswer(ctx, start, end); },
+        nullptr);
+}
+
+void LanguageServer::Impl::OnCompletion(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply,
+        [position](const QueryContext& ctx) { return CompletionAnswer(ctx, position); },
+        json{{"isIncomplete", false}, {"items", json::array()}});
+}
+
+void LanguageServer::Impl::OnSignatureHelp(const json& params, const Reply& reply) {
+  analysis::Position position = GetPosition(ParamView(params), "position");
+  Query(params, reply,
+        [position](const QueryContext& ctx) { return SignatureHelpAnswer(ctx, position); },
+        nullptr);
+}
+
+void LanguageServer::Impl::OnInlayHint(const json& params, const Reply& reply) {
+  ParamView p(params);
+  analysis::Position start = GetPosition(p, "range.start");
+  analysis::Position end = GetPosition(p, "range.end");
+  Query(params, reply,
+        [start, end](const QueryContext& ctx) { return InlayHintAnswer(ctx, start, end); },
+        json::array());
+}
+
+// ------------------------------------------------------------------------------------------------
+// Workers.
+
+DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, int64_t version,
+                                               bool edited) {
+  TakeSettings();
+  bool from_scratch = false;
+  if (!analyzer_ || !SameOptions(analyzer_options_, settings_.options)) {
+    from_scratch = true;
+    analyzer_ = std::make_unique<analysis::Analyzer>(settings_.options);
+    analyzer_options_ = settings_.options;
+  }
+  if (!edited && !from_scratch) return {};
   Clock::time_point start = Clock::now();
-  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes && client.progress) {
-    WithProgress(d.uri, [&] { d.analyzer->Run(*d.doc); });
-  } else {
-    d.analyzer->Run(*d.doc);
-  }
+  Run(text, from_scratch);
+  Outcome outcome;
   outcome.analysed = true;
-  outcome.from_scratch = fresh_analyzer;
+  outcome.from_scratch = from_scratch;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  outcome.diagnostics = "[";
-  if (d.analyzer->HasTvmScript()) {
-    for (const analysis::Diagnostic* diagnostic : d.analyzer->Diagnostics()) {
-      std::optional<analysis::Severity> severity = work.settings.SeverityOf(*diagnostic);
-      if (!severity) continue;
-      if (outcome.diagnostic_count++ > 0) outcome.diagnostics += ',';
-      AppendDiagnosticJson(&outcome.diagnostics, *d.doc, *diagnostic, d.uri, work.encoding,
-                           *severity, docs_base);
-    }
+  WriteDiagnostics(text);
+  if (server_.log.Enabled(protocol::LogLevel::kDebug)) {
+    server_.log.Debug("analysed " + uri_ + " version " + std::to_string(version) + " in " +
+                      std::to_string(outcome.ms) + " ms: " + std::to_string(diagnostic_count_) +
+                      " diagnostics");
   }
-  outcome.diagnostics += ']';
+  return outcome;
+}
+
+void LspDocument::TakeSettings() {
+  {
+    std::lock_guard<std::mutex> lock(server_.mu);
+    settings_ = server_.settings;
+    encoding_ = server_.encoding;
+  }
+  std::string path = FilePathOfUri(uri_);
+  if (path.empty()) return;
+  std::shared_ptr<const ProjectConfig> config =
+      server_.configs.For(std::filesystem::path(path).parent_path().string());
+  settings_ = WithConfig(settings_, *config);
+  server_.PublishConfigProblems(config);
+}
+
+void LspDocument::Run(const analysis::Document& text, bool from_scratch) {
+  bool large = text.Text().size() >= kProgressBytes;
+  if (from_scratch && large && server_.client.progress) {
+    server_.WithProgress(uri_, [&] { analyzer_->Run(text); });
+  } else {
+    analyzer_->Run(text);
+  }
 #ifdef __GLIBC__
   // A from-scratch analysis of a large file leaves tens of MB of freed parser and lowering
   // temporaries mapped; hand them back to the system.
-  if (fresh_analyzer && d.doc->Text().size() >= kProgressBytes) malloc_trim(0);
+  if (from_scratch && large) malloc_trim(0);
 #endif
-  if (log.Enabled(protocol::LogLevel::kDebug)) {
-    log.Debug("analysed " + d.uri + " version " + std::to_string(work.version) + " in " +
-              std::to_string(outcome.ms) + " ms: " +
-              std::to_string(outcome.diagnostic_count) + " diagnostics");
+}
+
+void LspDocument::WriteDiagnostics(const analysis::Document& text) {
+  // Written as text: at 100k lines a file may have thousands of diagnostics, and a json tree of
+  // them cost 25 ms per edit to build, copy, serialise and free.
+  diagnostics_ = "[";
+  diagnostic_count_ = 0;
+  if (analyzer_->HasTvmScript()) {
+    for (const analysis::Diagnostic* diagnostic : analyzer_->Diagnostics()) {
+      std::optional<analysis::Severity> severity = settings_.SeverityOf(*diagnostic);
+      if (!severity) continue;
+      if (diagnostic_count_++ > 0) diagnostics_ += ',';
+      AppendDiagnosticJson(&diagnostics_, text, *diagnostic, uri_, encoding_, *severity,
+                           server_.docs_base);
+    }
   }
-  return outcome;
+  diagnostics_ += ']';
+}
+
+void LspDocument::Publish(int64_t version) {
+  std::string params = R"({"uri":)";
+  protocol::AppendJsonString(&params, uri_);
+  params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";
+  params += diagnostics_;
+  params += '}';
+  server_.endpoint.NotifyText("textDocument/publishDiagnostics", params);
 }
 
 void LanguageServer::Impl::WithProgress(const std::string& uri, const std::function<void()>& run) {
@@ -995,29 +812,14 @@ void LanguageServer::Impl::PublishConfigProblems(
                   {{"uri", uri}, {"diagnostics", std::move(diagnostics)}});
 }
 
-void LanguageServer::Impl::AnswerWaiters(DocState& d, const Work& work, std::vector<Waiter> waiters) {
-  if (waiters.empty()) return;
-  QueryContext ctx{*d.doc, *d.analyzer, d.uri, work.encoding, work.settings, docs_base,
-                   d.language, client};
-  for (Waiter& w : waiters) {
-    if (w.reply.IsCancelled()) continue;
-    try {
-      w.reply.Result(d.analyzer->HasTvmScript() ? w.answer(ctx) : w.empty);
-    } catch (...) {
-      w.reply.Fail(std::current_exception());
-    }
-  }
-}
-
 // ------------------------------------------------------------------------------------------------
 
 LanguageServer::LanguageServer(protocol::Endpoint& endpoint)
     : impl_(std::make_unique<Impl>(endpoint)) {
   impl_->Register();
-  impl_->Start();
 }
 
-LanguageServer::~LanguageServer() { impl_->Stop(); }
+LanguageServer::~LanguageServer() { impl_->scheduler.Stop(); }
 
 protocol::SessionFactory MakeSessionFactory() {
   return [](protocol::Endpoint& endpoint) -> std::shared_ptr<void> {

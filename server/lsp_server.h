@@ -1,12 +1,14 @@
 // The TVMScript language server: one LanguageServer per LSP session, registered on the session's
 // protocol::Endpoint by the SessionFactory (MakeSessionFactory).
 //
+// METHODS. One table (lsp_server.cc, LanguageServer::Impl::Methods) lists every method the server
+// handles with its handler and the ServerCapabilities fragment it contributes; the initialize
+// result is assembled from it and the handlers are registered from it (see MethodTable).
+//
 // THREADS. Handlers run on the Endpoint's message-loop thread and never parse or analyse: they
-// validate params, record edits and queue work. A pool of worker threads (one per core, at most
-// 4) does the work: a worker claims one document at a time (DocState::busy), so each Document and
-// Analyzer is used by one thread at a time and a document's publications stay in order, while
-// different documents are analysed in parallel. The worker applies the queued edits, analyses,
-// publishes diagnostics and answers queries. The destructor (on the loop thread, after the
+// validate params, record edits and queue work on the Scheduler (scheduler.h), whose worker
+// threads (one per core, at most 4) apply the edits, analyse, publish diagnostics and answer
+// queries, one document per worker at a time. The destructor (on the loop thread, after the
 // session ended) stops and joins the workers.
 //
 // DOCUMENTS. didOpen (language `tvmscript` or `python`; other languages are not tracked),
@@ -29,6 +31,8 @@
 #define TVMLS_SERVER_LSP_SERVER_H_
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "endpoint.h"
 
@@ -48,6 +52,19 @@ class LanguageServer {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// One method of the server's method table, as advertised by `initialize`.
+struct AdvertisedMethod {
+  std::string method;
+  bool request = false;     // else a notification
+  protocol::json capability;  // its fragment of ServerCapabilities (null: none)
+};
+
+/// The method table, each capability evaluated as for an `initialize` request with
+/// `initialize_params`. The initialize result's capabilities are `positionEncoding` and these
+/// fragments merged (JSON merge patch, in table order); every method is registered with its
+/// handler.
+std::vector<AdvertisedMethod> MethodTable(const protocol::json& initialize_params);
 
 /// A factory making one LanguageServer per session (for RunStdio, TcpServer, LoopbackClient).
 protocol::SessionFactory MakeSessionFactory();

@@ -49,16 +49,65 @@ TEST(LspServer, InitializeAdvertisesWhatWorksAndShutdownExitsZero) {
   EXPECT_EQ(caps["textDocumentSync"]["change"], 2);
   EXPECT_EQ(caps["textDocumentSync"]["openClose"], true);
   EXPECT_TRUE(caps["textDocumentSync"].contains("save"));
-  for (const char* provider :
-       {"hoverProvider", "codeActionProvider", "definitionProvider", "referencesProvider",
-        "documentHighlightProvider", "renameProvider", "documentSymbolProvider",
-        "foldingRangeProvider", "selectionRangeProvider", "inlayHintProvider",
-        "semanticTokensProvider", "completionProvider", "signatureHelpProvider"}) {
-    EXPECT_TRUE(caps.contains(provider)) << provider;
-  }
-  EXPECT_FALSE(caps.contains("documentFormattingProvider"));
   EXPECT_EQ((*s.initialize_response())["result"]["serverInfo"]["name"], "tvmls");
   EXPECT_EQ(s.client().ShutdownAndExit(), 0);
+}
+
+// The capabilities come from the method table: each method's fragment is in the initialize
+// result, every capability there (but the negotiated positionEncoding) is some method's, and
+// every method of the table is answered by the server.
+TEST(LspServer, CapabilitiesAreTheMethodTables) {
+  json options = {{"debounceMs", 0}, {"semanticTokensForPython", true}};
+  LspSession s(options);
+  ASSERT_TRUE(s.initialize_response());
+  const json& caps = (*s.initialize_response())["result"]["capabilities"];
+  std::vector<server::AdvertisedMethod> table = server::MethodTable(
+      {{"capabilities", json::object()}, {"initializationOptions", options}});
+
+  std::set<std::string> methods;
+  json merged = json::object();
+  std::set<std::string> contributed = {"positionEncoding"};
+  for (const server::AdvertisedMethod& m : table) {
+    EXPECT_TRUE(methods.insert(m.method).second) << "bound twice: " << m.method;
+    if (m.capability.is_null()) continue;
+    ASSERT_TRUE(m.capability.is_object()) << m.method;
+    for (const auto& [key, value] : m.capability.items()) {
+      contributed.insert(key);
+      ASSERT_TRUE(caps.contains(key)) << m.method << " contributes " << key;
+      // The method's part is in the result (the fragments of one key are merged).
+      json part = caps[key];
+      part.merge_patch(value);
+      EXPECT_EQ(part, caps[key]) << m.method;
+    }
+    merged.merge_patch(m.capability);
+  }
+  for (const auto& [key, value] : caps.items()) {
+    EXPECT_TRUE(contributed.count(key)) << key << " is advertised by no method";
+  }
+  merged["positionEncoding"] = caps["positionEncoding"];
+  EXPECT_EQ(merged, caps);
+  EXPECT_EQ(caps["semanticTokensProvider"]["full"], true);
+  EXPECT_EQ(caps["semanticTokensProvider"]["range"], true);
+  EXPECT_EQ(caps["renameProvider"]["prepareProvider"], true);
+
+  // Every request of the table is answered: a result, or an error other than MethodNotFound
+  // (missing params), for a document that is not open.
+  json params = {{"textDocument", {{"uri", kUri}}}};
+  for (const server::AdvertisedMethod& m : table) {
+    if (!m.request || m.method == "initialize") continue;
+    std::optional<json> r = s.Request(m.method, params);
+    ASSERT_TRUE(r) << m.method;
+    if (r->contains("error")) {
+      EXPECT_NE((*r)["error"]["code"], -32601) << m.method;
+    }
+  }
+  // A method outside the table is not answered, nor advertised.
+  std::optional<json> formatting = s.Request("textDocument/formatting", params);
+  ASSERT_TRUE(formatting);
+  EXPECT_EQ((*formatting)["error"]["code"], -32601);
+  EXPECT_FALSE(caps.contains("documentFormattingProvider"));
+  EXPECT_TRUE(methods.count("textDocument/hover"));
+  EXPECT_TRUE(methods.count("textDocument/didChange"));
 }
 
 TEST(LspServer, ExitWithoutShutdownExitsOne) {
