@@ -305,14 +305,6 @@ std::optional<Severity> EffectiveSeverity(const Diagnostic& d, const ProjectConf
   return it == config.severity.end() ? std::optional<Severity>(d.severity) : it->second;
 }
 
-analysis::AnalysisOptions AnalysisOptionsOf(const ProjectConfig& config) {
-  analysis::AnalysisOptions o;
-  if (config.era) o.era = *config.era;
-  if (config.assumed_upper_bound) o.assumed_upper_bound = *config.assumed_upper_bound;
-  if (config.expected_failures) o.expected_failures = *config.expected_failures;
-  return o;
-}
-
 // Applies the preferred fix of every reported diagnostic of `text`, in rounds (a fix may remove
 // or reveal others) until none applies or 8 rounds. Fixes whose edits overlap an earlier one's
 // wait for the next round. Returns the number applied; `*errors` the errors left.

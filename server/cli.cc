@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "check_command.h"
+#include "ops_command.h"
 #include "serve_command.h"
 #include "syntax/document.h"
 #include "syntax/syntax_errors.h"
@@ -32,6 +33,11 @@ constexpr const char* kUsage =
     "                           files at once (default: one per core); --fix prints the file\n"
     "                           with the preferred fixes applied, --diff the changes as a\n"
     "                           unified diff (nothing is written)\n"
+    "  infer [--format text|json] FILE|DIR...\n"
+    "                           the struct info tvmls infers for every Relax parameter,\n"
+    "                           binding and returned value, as hover shows it\n"
+    "  ops [--format text|json] the Relax operators tvmls knows: spellings, purity, whether\n"
+    "                           their result is inferred, parameters and defaults\n"
     "  parse [--sexp] FILE...   parse TVMScript/Python files; report syntax errors\n"
     "                           (--sexp prints each syntax tree as an S-expression)\n"
     "  serve [--stdio] [--listen HOST:PORT [--allow-remote]]\n"
@@ -137,6 +143,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return kExitOk;
     }
     if (command == "parse") return RunParse(rest, out, err);
+    if (command == "ops") return RunOps(rest, out, err);
+    if (command == "infer") return RunInfer(rest, out, err);
     if (command == "check") {
       CheckOptions options;
       std::string problem;

@@ -331,4 +331,12 @@ std::vector<analysis::Diagnostic> ConfigDiagnostics(const ProjectConfig& config,
   return out;
 }
 
+analysis::AnalysisOptions AnalysisOptionsOf(const ProjectConfig& config) {
+  analysis::AnalysisOptions o;
+  if (config.era) o.era = *config.era;
+  if (config.assumed_upper_bound) o.assumed_upper_bound = *config.assumed_upper_bound;
+  if (config.expected_failures) o.expected_failures = *config.expected_failures;
+  return o;
+}
+
 }  // namespace tvmls::server

@@ -105,6 +105,9 @@ class ConfigStore {
   std::shared_ptr<const ProjectConfig> none_ = std::make_shared<ProjectConfig>();
 };
 
+/// The analysis options a configuration sets (era, assumed upper bound, expected failures).
+analysis::AnalysisOptions AnalysisOptionsOf(const ProjectConfig& config);
+
 /// The problems of `config` as `invalid-config` error diagnostics on its own text `doc` (the
 /// range: the word, key or value at the problem's place).
 std::vector<analysis::Diagnostic> ConfigDiagnostics(const ProjectConfig& config,

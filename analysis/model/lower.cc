@@ -42,6 +42,7 @@ bool IsPythonBuiltin(std::string_view name) {
 
 void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
   fn->cross_refs.clear();
+  fn->returns.clear();
   if (fn->kind == FunctionModel::Kind::kPrim) {
     LowerPrimBody(def, text, *ctx.aliases, fn, &ctx);
   } else {

@@ -625,6 +625,7 @@ class RelaxLowering {
     TSNode value = kids[0];
     if (dataflow_ && Is(value, "identifier")) dataflow_->outputs.insert(std::string(TextOf(value, text_)));
     Value v = LowerValue(value);
+    fn_->returns.push_back({Rel(value), v.info});
     const StructInfo& ret = fn_->relax.ret;
     if (ret.IsUnknown() || v.info.IsUnknown()) return;
     TSNode ret_node = Field(func_, "return_type");

@@ -134,6 +134,13 @@ struct FunctionModel {
   std::vector<Symbol> symbols;
   std::vector<HoverSpan> hovers;
   std::vector<InlayHint> inlays;
+  /// The values a Relax function returns, with their inferred struct info (`return y`: the
+  /// range of `y`), in text order.
+  struct Returned {
+    TextRange range;
+    types::StructInfo info;
+  };
+  std::vector<Returned> returns;
   /// The dataflow blocks of a Relax function's own body, in text order (empty for PrimFuncs).
   std::vector<DataflowBlock> dataflow_blocks;
   /// Module functions referenced as `cls.f` with the signature hash seen.

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ops/infer_common.h"
 #include "ops/op_table.h"
 
 namespace tvmls::ops {
@@ -287,6 +288,8 @@ Tables::Tables() {
 }  // namespace
 
 const std::vector<OpInfo>& AllOps() { return GetTables().ops; }
+
+bool HasInference(const OpInfo& op) { return op.infer != nullptr && op.infer != InferUnknown; }
 
 const OpInfo* FindOp(std::string_view path) {
   const auto& by_path = GetTables().by_path;

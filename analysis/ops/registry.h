@@ -276,6 +276,9 @@ inline Param Any(const char* name, const char* default_text = nullptr) {
 
 /// Every registered op, in table order.
 const std::vector<OpInfo>& AllOps();
+/// Whether tvmls infers the op's result (its row names an inference function other than
+/// InferUnknown).
+bool HasInference(const OpInfo& op);
 
 /// The op spelled `R.<path>` (path "add", "nn.conv2d", "memory.alloc_tensor"), either era.
 /// Script-only helpers (`call_packed`, `const`, `shape`, `linear`, `nn.relu6`, ...) have rows
