@@ -34,17 +34,10 @@ class AnnotationCheck : public Check {
                                  " contradicts the value's inferred struct info " + inferred + " (" +
                                  check.reason + ")");
     d.related.push_back({b.value_range, "value inferred as " + inferred});
-    if (!types::FullyKnown(b.value)) return;
-    Fix f;
-    f.title = "Annotate with the inferred struct info " + inferred;
-    f.preferred = true;
-    std::optional<std::vector<TextEdit>> edits = b.respell ? b.respell(b.value) : std::nullopt;
-    if (edits) {
-      f.edits = std::move(*edits);
-    } else {
-      f.edits.push_back({b.annotation_range, inferred});
+    if (auto fix = AnnotationFix("Annotate with the inferred struct info " + inferred, b.annotation_range, b.value,
+                                 b.print, b.respell)) {
+      d.fixes.push_back(std::move(*fix));
     }
-    d.fixes.push_back(std::move(f));
   }
 
   void OnMatchCast(const MatchCast& m, Sink& sink) override {

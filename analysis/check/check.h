@@ -59,6 +59,16 @@ class Sink {
 
 // ------------------------------------------------------------------------------------- events
 
+/// Edits that rewrite an annotation to `info` in the user's spelling (the dims and dtype that
+/// differ, each as written); nullopt when the annotation's structure does not allow it.
+using Respell = std::function<std::optional<std::vector<TextEdit>>(const types::StructInfo& info)>;
+
+/// The fix that writes `value` as the annotation at `annotation_range` (preferred): respelled
+/// when `respell` can, else the whole annotation replaced by TVM's spelling. nullopt when
+/// `value` is not fully known (it could not be written).
+std::optional<Fix> AnnotationFix(std::string title, TextRange annotation_range, const types::StructInfo& value,
+                                 const types::PrintOptions& print, const Respell& respell);
+
 /// `R.memory.alloc_storage(size, index, scope, dtype)` or `R.vm.alloc_storage(shape, index,
 /// dtype, scope)`, as the lowering records it. Arguments that are not literals are nullopt;
 /// `*_given` says whether the argument was written at all.
@@ -100,9 +110,7 @@ struct Return {
   TextRange annotation_range;
   const arith::Facts* facts = nullptr;
   types::PrintOptions print;
-  /// Edits that rewrite the annotation to `info` in the user's spelling (nullopt: rewrite the
-  /// whole annotation).
-  std::function<std::optional<std::vector<TextEdit>>(const types::StructInfo& info)> respell;
+  Respell respell;
 };
 
 /// A pure Relax binding that nothing reads, decided by the lowering's name resolution.
@@ -217,9 +225,7 @@ struct BindingAnnotation {
   types::StructInfo value;
   const arith::Facts* facts = nullptr;
   types::PrintOptions print;
-  /// Edits that rewrite the annotation to `info` in the user's spelling (nullopt: rewrite the
-  /// whole annotation).
-  std::function<std::optional<std::vector<TextEdit>>(const types::StructInfo& info)> respell;
+  Respell respell;
 };
 
 /// `R.match_cast(value, target)` (both known).
@@ -355,6 +361,25 @@ class Checks {
  private:
   std::vector<std::unique_ptr<Check>> checks_;
   Sink sink_;
+};
+
+/// The checks of one function, made at the first event (a function without events, or a
+/// signature lowered alone, costs nothing). The lowering's handle on the checks.
+class LazyChecks {
+ public:
+  explicit LazyChecks(FunctionModel* fn) : fn_(fn) {}
+  Checks& operator()() {
+    if (!checks_) checks_.emplace(fn_);
+    return *checks_;
+  }
+  /// The function is lowered: the checks that saw events complete their diagnostics.
+  void End() {
+    if (checks_) checks_->End();
+  }
+
+ private:
+  FunctionModel* fn_;
+  std::optional<Checks> checks_;
 };
 
 }  // namespace tvmls::analysis::check

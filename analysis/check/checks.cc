@@ -26,6 +26,21 @@ void Sink::AddFixInCallee(const std::string& callee, Fix fix) {
   fn_->cross_refs.push_back({fn_->diagnostics.size() - 1, d.fixes.size() - 1, callee, true});
 }
 
+std::optional<Fix> AnnotationFix(std::string title, TextRange annotation_range, const types::StructInfo& value,
+                                 const types::PrintOptions& print, const Respell& respell) {
+  if (!types::FullyKnown(value)) return std::nullopt;
+  Fix f;
+  f.title = std::move(title);
+  f.preferred = true;
+  std::optional<std::vector<TextEdit>> edits = respell ? respell(value) : std::nullopt;
+  if (edits) {
+    f.edits = std::move(*edits);
+  } else {
+    f.edits.push_back({annotation_range, types::Print(value, print)});
+  }
+  return f;
+}
+
 std::unique_ptr<Check> MakeStorageCheck();
 std::unique_ptr<Check> MakeReturnAnnotationCheck();
 std::unique_ptr<Check> MakeUnusedBindingCheck();

@@ -29,17 +29,10 @@ class ReturnAnnotationCheck : public Check {
                                  annotated + " (" + check.reason + "); TVM keeps the annotation, so callers see " +
                                  annotated);
     d.related.push_back({r.annotation_range, "return annotation"});
-    if (!types::FullyKnown(r.value)) return;
-    Fix f;
-    f.title = "Change the return annotation to " + returned;
-    f.preferred = true;
-    std::optional<std::vector<TextEdit>> edits = r.respell ? r.respell(r.value) : std::nullopt;
-    if (edits) {
-      f.edits = std::move(*edits);
-    } else {
-      f.edits.push_back({r.annotation_range, returned});
+    if (auto fix = AnnotationFix("Change the return annotation to " + returned, r.annotation_range, r.value, r.print,
+                                 r.respell)) {
+      d.fixes.push_back(std::move(*fix));
     }
-    d.fixes.push_back(std::move(f));
   }
 };
 

@@ -447,18 +447,10 @@ class PrimLowering {
   std::map<std::string, BufferDecl> buffer_decls_;
   std::set<uint32_t> declared_calls_;
   int region_depth_ = 0;
-  // The checks of this function (check/check.h), made at the first event.
-  std::optional<check::Checks> checks_;
-  check::Checks& checks() {
-    if (!checks_) checks_.emplace(fn_);
-    return *checks_;
-  }
+  check::LazyChecks checks{fn_};  // the checks of this function (check/check.h)
 
  public:
-  // The function is lowered: the checks that saw events complete their diagnostics.
-  void Finish() {
-    if (checks_) checks_->End();
-  }
+  void Finish() { checks.End(); }
 };
 
 // `undefined-name` in a PrimFunc, flow-insensitively: a name used anywhere in the function that is
@@ -583,16 +575,10 @@ class TirNames {
   uint32_t base_;
   std::set<std::string> bound_;
   bool give_up_ = false;
-  std::optional<check::Checks> checks_;  // made at the first problem
-  check::Checks& checks() {
-    if (!checks_) checks_.emplace(fn_);
-    return *checks_;
-  }
+  check::LazyChecks checks{fn_};
 
  public:
-  void Finish() {
-    if (checks_) checks_->End();
-  }
+  void Finish() { checks.End(); }
 };
 
 }  // namespace

@@ -1482,7 +1482,7 @@ class RelaxLowering {
  public:
   void Finish() {
     FinishUnused();
-    checks().End();
+    checks.End();
   }
 
  private:
@@ -1714,13 +1714,8 @@ class RelaxLowering {
   std::vector<std::pair<std::string, TextRange>> signature_uses_;
   std::set<std::string> reported_unbound_;
   arith::Facts facts_;
-  // The checks of this function (check/check.h), made when the body is lowered: signatures
-  // alone report nothing.
-  std::optional<check::Checks> checks_;
-  check::Checks& checks() {
-    if (!checks_) checks_.emplace(fn_);
-    return *checks_;
-  }
+  // The checks of this function (check/check.h), made at the first event.
+  check::LazyChecks checks{fn_};
 };
 
 }  // namespace
