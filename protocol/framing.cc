@@ -91,9 +91,12 @@ Frame FrameReader::Next() {
         resync_ = false;
         candidate_ = true;
       }
-      // The end of the header, looked for only where it is within the limit.
-      header_end = data.substr(0, limits_.max_header_bytes + 4).find("\r\n\r\n");
-      bool overlong = header_end == std::string_view::npos && data.size() > limits_.max_header_bytes;
+      // The end of the header, looked for only where it is within the limit: a header of at most
+      // max_header_bytes ends within the first max_header_bytes + 4 bytes. It is overlong only
+      // once all of those have arrived without the terminator (a read may end inside it).
+      const size_t window = limits_.max_header_bytes + 4;
+      header_end = data.substr(0, window).find("\r\n\r\n");
+      bool overlong = header_end == std::string_view::npos && data.size() >= window;
       if (!overlong) break;
       if (candidate_) {
         // A "Content-Length:" found while resynchronising whose header does not end in time:

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -172,6 +174,122 @@ TEST(Framing, BadLengthValue) {
   reader.Feed("Content-Length: 12abc\r\n\r\n");
   EXPECT_EQ(reader.Next().kind, Frame::Kind::kError);
 }
+
+namespace property {
+
+// Frames of `wire` fed in chunks of `sizes` (cycled; empty: all at once), as "M:<body>",
+// "E:<error>" or "F:<error>"; reading stops at a fatal error (the session ends there).
+std::vector<std::string> FramesInChunks(const std::string& wire, const std::vector<size_t>& sizes,
+                                        FramingLimits limits) {
+  FrameReader reader(limits);
+  std::vector<std::string> out;
+  bool fatal = false;
+  auto take = [&] {
+    for (Frame f = reader.Next(); !fatal && f.kind != Frame::Kind::kNeedMore; f = reader.Next()) {
+      if (f.kind == Frame::Kind::kMessage) {
+        out.push_back("M:" + f.body);
+      } else {
+        out.push_back((f.fatal ? "F:" : "E:") + f.error);
+        fatal = f.fatal;
+      }
+    }
+  };
+  size_t at = 0, k = 0;
+  while (at < wire.size() && !fatal) {
+    size_t n = sizes.empty() ? wire.size() : std::max<size_t>(1, sizes[k++ % sizes.size()]);
+    n = std::min(n, wire.size() - at);
+    reader.Feed(std::string_view(wire).substr(at, n));
+    at += n;
+    take();
+  }
+  return out;
+}
+
+// A stream of pieces chosen by `rng`: frames whose header or body sits at the limits, headers
+// without or with a bad Content-Length, overlong headers, garbage, "Content-Length:" inside bodies.
+std::string RandomStream(std::mt19937& rng, const FramingLimits& limits) {
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  std::string wire;
+  size_t pieces = 1 + pick(6);
+  for (size_t p = 0; p < pieces; ++p) {
+    std::string body(pick(limits.max_content_length + 8), 'b');
+    if (pick(4) == 0 && body.size() > 20) body.replace(3, 17, "Content-Length: 1");
+    std::string length = "Content-Length: " + std::to_string(body.size());
+    switch (pick(7)) {
+      case 0:  // a plain frame (its body may be over the limit)
+        wire += length + "\r\n\r\n" + body;
+        break;
+      case 1: {  // a header padded to the limit, give or take a few bytes
+        size_t target = limits.max_header_bytes - 3 + pick(7);
+        std::string header = length;
+        if (header.size() + 2 < target) header += "\r\nX-P: " + std::string(target - header.size() - 7, 'p');
+        wire += header.substr(0, std::max(header.size(), target)) + "\r\n\r\n" + body;
+        break;
+      }
+      case 2:  // no Content-Length
+        wire += "Content-Type: x\r\n\r\n" + body;
+        break;
+      case 3:  // a bad value
+        wire += "Content-Length: 1x\r\n\r\n" + body;
+        break;
+      case 4: {  // garbage
+        static const char kAlphabet[] = "\r\n: Content-Lengthx0123";
+        size_t n = pick(20);
+        for (size_t i = 0; i < n; ++i) wire += kAlphabet[pick(sizeof(kAlphabet) - 1)];
+        break;
+      }
+      case 5:  // an empty body
+        wire += "Content-Length: 0\r\n\r\n";
+        break;
+      default:  // the terminator at the very edge of the window
+        wire += std::string(limits.max_header_bytes - length.size() - 2, ' ') + "\r\n" + length + "\r\n\r\n" + body;
+        break;
+    }
+  }
+  return wire;
+}
+
+TEST(FramingProperty, EverySplitGivesTheSameFramesAndErrors) {
+  const FramingLimits limits{48, 40};
+  std::mt19937 rng(20261124);
+  int streams = 0, splits = 0;
+  for (int s = 0; s < 400; ++s) {
+    std::string wire = RandomStream(rng, limits);
+    std::vector<std::string> whole = FramesInChunks(wire, {}, limits);
+    for (size_t n = 1; n <= 13; ++n) {
+      ASSERT_EQ(FramesInChunks(wire, {n}, limits), whole) << "chunks of " << n << " in stream " << s;
+      ++splits;
+    }
+    std::vector<size_t> random_sizes;
+    for (int i = 0; i < 16; ++i) random_sizes.push_back(1 + rng() % 60);
+    ASSERT_EQ(FramesInChunks(wire, random_sizes, limits), whole) << "random chunks in stream " << s;
+    ++streams;
+  }
+  EXPECT_EQ(streams, 400);
+  EXPECT_EQ(splits, 400 * 13);
+}
+
+// The reported case: a header 2 bytes under the default limit, a read ending inside its
+// terminator. It was declared overlong and ended the session.
+TEST(FramingProperty, AHeaderJustUnderTheLimitSplitInsideItsTerminator) {
+  FramingLimits limits;
+  std::string header = "Content-Length: 2\r\nX-Pad: ";
+  header += std::string(limits.max_header_bytes - 2 - header.size(), 'p');
+  ASSERT_EQ(header.size(), limits.max_header_bytes - 2);
+  std::string wire = header + "\r\n\r\n{}";
+  for (size_t cut = header.size(); cut <= header.size() + 4; ++cut) {
+    FrameReader reader(limits);
+    reader.Feed(std::string_view(wire).substr(0, cut));
+    Frame first = reader.Next();
+    EXPECT_EQ(first.kind, Frame::Kind::kNeedMore) << "cut at " << cut << ": " << first.error;
+    reader.Feed(std::string_view(wire).substr(cut));
+    Frame f = reader.Next();
+    EXPECT_EQ(f.kind, Frame::Kind::kMessage) << "cut at " << cut << ": " << f.error;
+    EXPECT_EQ(f.body, "{}");
+  }
+}
+
+}  // namespace property
 
 }  // namespace
 }  // namespace tvmls::protocol
