@@ -27,8 +27,12 @@
 namespace tvmls::protocol {
 
 struct FramingLimits {
+  /// LSP headers are two short lines; 8 KiB is generous.
   size_t max_header_bytes = 8 * 1024;
-  size_t max_content_length = 256u * 1024 * 1024;
+  /// The server analyses documents of up to 16 MiB (server/cli.h kMaxFileBytes); a didOpen or a
+  /// full didChange carries one JSON-escaped, which for source text stays under twice its size.
+  /// 64 MiB leaves room for that and the envelope; anything larger is refused unread.
+  size_t max_content_length = 64u * 1024 * 1024;
 };
 
 /// Result of taking one message out of the buffer.

@@ -67,8 +67,16 @@ ParseResult Invalid(std::string message, json id = nullptr) {
 
 ParseResult ParseMessage(std::string_view text) {
   json value;
+  // Values nested deeper than the limit are discarded as they are parsed (the parse stays linear
+  // and builds no deep tree); the envelope survives, so the error can name the request's id.
+  bool too_deep = false;
+  json::parser_callback_t keep = [&too_deep](int depth, json::parse_event_t, json&) {
+    if (depth < kMaxJsonDepth) return true;  // depth 0 is the message object: level 1
+    too_deep = true;
+    return false;
+  };
   try {
-    value = json::parse(text.begin(), text.end());
+    value = json::parse(text.begin(), text.end(), keep);
   } catch (const json::parse_error& e) {
     ParseResult result;
     std::string what = e.what();  // "[json.exception.parse_error.101] parse error at ...".
@@ -77,6 +85,12 @@ ParseResult ParseMessage(std::string_view text) {
     }
     result.error = ResponseError(ErrorCode::kParseError, std::move(what));
     return result;
+  }
+  if (too_deep) {
+    json id = value.is_object() && value.contains("id") && IsValidRequestId(value["id"]) && value.contains("method")
+                  ? value["id"]
+                  : json(nullptr);
+    return Invalid("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels", std::move(id));
   }
   if (value.is_array()) return Invalid("batch messages are not supported");
   if (!value.is_object()) return Invalid(std::string("a message must be a JSON object, not ") + value.type_name());

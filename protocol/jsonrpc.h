@@ -106,7 +106,15 @@ struct ParseResult {
   json error_id;
 };
 
-/// Validates one message body (the JSON text of one frame).
+/// Deepest nesting of arrays and objects a message may have. LSP messages nest a few levels
+/// (a workspace edit's changes: about 8); 64 leaves room for any client while a hostile body of
+/// millions of nested brackets is refused without building a tree of millions of nodes (and
+/// tearing it down recursively).
+constexpr int kMaxJsonDepth = 64;
+
+/// Validates one message body (the JSON text of one frame). Nesting deeper than kMaxJsonDepth is
+/// an invalid request (-32600), with the request's id when the envelope has one; the deep values
+/// are discarded as they are parsed.
 ParseResult ParseMessage(std::string_view text);
 
 /// True for a valid request id: an integer or a string.

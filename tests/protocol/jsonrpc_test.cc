@@ -24,6 +24,25 @@ void ExpectRejected(const std::string& text, int code, const json& id) {
   EXPECT_FALSE(r.error->message.empty());
 }
 
+TEST(ParseMessage, NestingIsLimitedBeforeParsing) {
+  auto nested = [](int depth, const std::string& inner) {
+    return std::string(static_cast<size_t>(depth), '[') + inner + std::string(static_cast<size_t>(depth), ']');
+  };
+  // At the limit: parsed (params nest one level inside the message object).
+  std::string ok = R"({"jsonrpc":"2.0","id":1,"method":"m","params":)" + nested(kMaxJsonDepth - 1, "") + "}";
+  EXPECT_FALSE(ParseMessage(ok).error) << ParseMessage(ok).error->message;
+  std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"m","params":)" + nested(kMaxJsonDepth, "") + "}";
+  ParseResult r = ParseMessage(deep);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, static_cast<int>(ErrorCode::kInvalidRequest));
+  EXPECT_NE(r.error->message.find("nested deeper than 64"), std::string::npos);
+  // Brackets inside strings, escaped quotes included, do not count.
+  std::string quoted = R"({"jsonrpc":"2.0","method":"m","params":{"t":")" + std::string(200, '[') + R"(\"[["}})";
+  EXPECT_FALSE(ParseMessage(quoted).error) << ParseMessage(quoted).error->message;
+  // Millions of levels: refused at once, without building a tree.
+  EXPECT_TRUE(ParseMessage(nested(5'000'000, "")).error);
+}
+
 TEST(ParseMessage, Request) {
   ParseResult r = Parse(R"({"jsonrpc":"2.0","id":3,"method":"textDocument/hover","params":{"a":1}})");
   ASSERT_TRUE(r.message);
