@@ -332,7 +332,7 @@ std::vector<ScriptName> BuildTable() {
     {kR, "ccl", Ns, B, nullptr, "Collective communication across workers."},
     {kR, "image", Ns, B, nullptr, "Image operators: resize, grid sampling."},
     {kR, "grad", Ns, B, nullptr, "Gradient operators and checkpoint markers."},
-    {kR, "dist", Ns, B, nullptr, "Distributed tensors: sharding annotations and redistribution.", false, -1, /*opaque=*/true},
+    {kR, "dist", Ns, B, nullptr, "Distributed tensors: sharding annotations and redistribution."},
     {kR, "dist.DTensor", Ty, B, TVMLS_DTENSOR_PARAMS, "A distributed tensor annotation (as R.DTensor).", false, 1},
     {kR, "dist.device_mesh", F, B, "shape, device_ids", "A device mesh (as R.device_mesh)."},
     {kR, "dist.call_tir", F, Cl, "func, args, out_sinfo, tir_vars=None", "call_tir with distributed tensor outputs."},
@@ -455,12 +455,17 @@ std::vector<ParamText> ParseParams(const char* params) {
 
 bool IsRelaxNonOperator(std::string_view path) {
   const PathIndex& index = IndexOf(Dialect::kRelax);
-  auto it = index.find(path.substr(0, path.find('.')));
-  if (it == index.end()) return false;
-  for (const ScriptName* row : it->second) {
-    if (row->kind != NameKind::kNamespace || row->opaque) return true;
+  // The shortest prefix of `path` ("dist", then "dist.call_tir") that names a row decides.
+  for (size_t end = path.find('.');; end = path.find('.', end + 1)) {
+    auto it = index.find(path.substr(0, end));
+    if (it == index.end()) return false;
+    bool ns = false;
+    for (const ScriptName* row : it->second) {
+      if (row->kind != NameKind::kNamespace) return true;
+      ns = true;
+    }
+    if (!ns || end == std::string_view::npos) return false;
   }
-  return false;
 }
 
 }  // namespace tvmls::vocab

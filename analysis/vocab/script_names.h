@@ -67,10 +67,6 @@ struct ScriptName {
   /// The index of the positional parameter that takes a dtype string (`T.Buffer(shape, dtype)`:
   /// 1, `T.Cast(dtype, x)`: 0), -1 when none. A `dtype=` keyword is recognised everywhere.
   int dtype_arg = -1;
-  /// For a Relax sub-namespace: the lowering does not look inside it (IsRelaxNonOperator), so
-  /// none of its calls is checked as an operator. R.dist: its builders (`R.dist.call_tir`,
-  /// `R.dist.const`) are not modelled and its operators are not checked.
-  bool opaque = false;
 };
 
 /// Every row, in table order: T, then R, then I. A path may have two rows, one per era, when the
@@ -98,10 +94,12 @@ std::vector<ParamText> ParseParams(const char* params);
 
 /// Whether the lowering takes a call `R.<path>(...)` (path after the Relax alias: "Tensor",
 /// "emit_with_sinfo", "dist.call_tir", "nn.conv2d") as something other than an operator, so that
-/// it neither looks the path up in the op registry nor reports it unknown. True when the first
-/// component of `path` is a Relax row of any era (kNeither included) that is not a
-/// sub-namespace, or a sub-namespace row marked `opaque` (R.dist); false for the operator
-/// sub-namespaces (`R.nn.conv2d` is looked up) and for names the table does not have.
+/// it neither looks the path up in the op registry nor reports it unknown. The shortest prefix
+/// of `path` that has Relax rows decides, rows of every era counting (kNeither included): a
+/// row that is not a sub-namespace makes it true (`Tensor`, `Tensor.x`, `dist.call_tir`); a
+/// sub-namespace passes to the next prefix (`nn`, then `nn.conv2d`); no row, or a path that
+/// ends at a sub-namespace, is false (looked up as an operator: `add`, `nn.conv2d`,
+/// `dist.redistribute`, or reported unknown).
 bool IsRelaxNonOperator(std::string_view path);
 
 }  // namespace tvmls::vocab
