@@ -1,7 +1,8 @@
 // TVM dtypes: one parser, one printer and the facts derived from them (bits, lanes, element
-// size, integer / float class, hover text). Everything in tvmls that reads a dtype string or a
-// `T.<dtype>` name asks here: struct info (types/), operator inference (ops/), the lowering
-// (model/), storage checks (check/), completion and semantic tokens (query/).
+// size, integer / float class, hover text). What reads a dtype string or a `T.<dtype>` name
+// asks here: operator inference (ops/), the lowering and annotations (model/), storage checks
+// (check/), completion and semantic tokens (query/). (The shape-expression parser of arith/
+// only knows that `T.int8(e)` ... `T.uint64(e)` casts are `e` again.)
 //
 // The rule is TVM's. ParseDType is tvm-ffi's StringViewToDLDataType_ (src/ffi/dtype.cc, the same
 // grammar in the commit TVM v0.23.0 pins and at tvm-ffi HEAD): a family (`int`, `uint`, `float`,
@@ -9,7 +10,7 @@
 // 32, bfloat 16, bool 8, handle 64) and optional lanes (`x4`: 1 to 65535; `xvscalex4`: a
 // scalable vector), a named 8/6/4-bit float (`float8_e4m3fn`, ...) with optional fixed lanes,
 // or `void` / "" (void). Beyond the parser, bfloat must have 16 bits, as TVM's DataType
-// constructor checks (include/tvm/runtime/data_type.h). Not modelled: `custom[...]` types (they
+// constructor checks (v0.23 include/tvm/runtime/data_type.h). Not modelled: `custom[...]` types (they
 // need TVM's runtime registry) and the short aliases only tvm-ffi HEAD reads (`i32`, `f16`,
 // `bf16`, `fp8_e4m3fn`, `float4_e2m1fn_x2`).
 //
