@@ -10,9 +10,9 @@
 // 32, bfloat 16, bool 8, handle 64) and optional lanes (`x4`: 1 to 65535; `xvscalex4`: a
 // scalable vector), a named 8/6/4-bit float (`float8_e4m3fn`, ...) with optional fixed lanes,
 // or `void` / "" (void). Beyond the parser, bfloat must have 16 bits, as TVM's DataType
-// constructor checks (v0.23 include/tvm/runtime/data_type.h). Not modelled: `custom[...]` types (they
-// need TVM's runtime registry) and the short aliases only tvm-ffi HEAD reads (`i32`, `f16`,
-// `bf16`, `fp8_e4m3fn`, `float4_e2m1fn_x2`).
+// constructor checks (v0.23 include/tvm/runtime/data_type.h). Not modelled: `custom[...]` types
+// (they need TVM's runtime registry) and the short aliases only tvm-ffi HEAD reads (`i32`,
+// `f16`, `bf16`, `fp8_e4m3fn`, `float4_e2m1fn_x2`).
 //
 // DTypeToString is DLDataTypeToString: the spelling TVM prints ("float32", "float16x4", "bool",
 // "float8_e4m3fn", "int32xvscalex4"; "" for void). tvmls compares dtypes as text, so a dtype is
