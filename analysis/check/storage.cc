@@ -17,6 +17,7 @@
 
 #include "check/check.h"
 #include "types/struct_info.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::analysis::check {
 namespace {
@@ -38,7 +39,7 @@ std::optional<arith::Expr> StorageBytes(const StorageAlloc& s) {
   }
   if (!elements) return s.size;
   if (s.dtype_given && !s.dtype) return std::nullopt;
-  std::optional<int64_t> width = s.dtype ? types::DTypeBytes(*s.dtype) : std::optional<int64_t>(1);
+  std::optional<int64_t> width = s.dtype ? vocab::DTypeBytes(*s.dtype) : std::optional<int64_t>(1);
   if (!width) return std::nullopt;
   return *s.size * arith::Expr(*width);
 }
@@ -72,7 +73,7 @@ class StorageCheck : public Check {
     Storage& storage = it->second;
     ++storage.tensors;
     if (!storage.bytes || !v.offset || !v.elements || !v.dtype) return;
-    std::optional<int64_t> width = types::DTypeBytes(*v.dtype);
+    std::optional<int64_t> width = vocab::DTypeBytes(*v.dtype);
     if (!width) return;
     arith::Expr need = *v.offset + *v.elements * arith::Expr(*width);
     const arith::Expr& have = *storage.bytes;

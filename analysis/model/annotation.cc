@@ -1,6 +1,7 @@
 #include "model/annotation.h"
 
 #include "model/syntax_util.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::analysis {
 
@@ -8,7 +9,7 @@ namespace {
 
 using types::StructInfo;
 
-bool IsDTypeName(const std::string& s) { return types::IsKnownDType(s); }
+bool IsDTypeName(const std::string& s) { return vocab::IsKnownDType(s); }
 
 // The callee path of a call or the path of a bare attribute.
 std::optional<std::vector<std::string>> HeadPath(TSNode n, std::string_view text, TSNode* call) {

@@ -8,6 +8,7 @@
 #include "model/lower.h"
 #include "model/lower_internal.h"
 #include "model/syntax_util.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::analysis {
 
@@ -184,7 +185,7 @@ class PrimLowering {
       decl.origin = BufferDecl::Origin::kParam;
       param->buffer = static_cast<int>(fn_->prim.buffers.size());
       fn_->prim.buffers.push_back(std::move(decl));
-    } else if (types::IsKnownDType(f)) {
+    } else if (vocab::IsKnownDType(f)) {
       param->kind = Kind::kScalar;
       param->dtype = f;
     } else {
@@ -250,7 +251,7 @@ class PrimLowering {
       decl.dtype = d ? *d : "";
       // Hover on the dtype: what it is and its element size.
       if (d && Is(dtype, "string")) {
-        std::string about = types::DescribeDType(*d);
+        std::string about = vocab::DescribeDType(*d);
         if (!about.empty()) fn_->hovers.push_back({Rel(dtype), "dtype \"" + *d + "\"", about});
       }
     }

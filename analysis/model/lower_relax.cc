@@ -15,36 +15,14 @@
 #include "model/lower_internal.h"
 #include "model/syntax_util.h"
 #include "ops/registry.h"
+#include "vocab/dtype.h"
+#include "vocab/script_names.h"
 
 namespace tvmls::analysis {
 
 namespace {
 
 using types::StructInfo;
-
-// Names under the Relax alias that are not operators (annotations, frames, helpers).
-constexpr const char* kNonOps[] = {
-    "Tensor", "Shape", "Tuple", "Object", "Any", "Prim", "Callable", "DTensor", "function",
-    "macro", "dataflow", "output", "func_attr", "match_cast", "ExternFunc", "func_ret_struct_info",
-    "func_ret_type", "func_ret_ty", "func_ret_value", "emit", "emit_with_sinfo", "emit_with_type",
-    "emit_with_ty", "emit_var_binding", "emit_match_cast", "arg", "func_name", "device", "cpu",
-    "cuda", "vdevice", "dist", "rewriter", "pyfunc", "prim_func", "If", "Then", "Else", "seq_expr",
-    "bind", "Var", "DataflowVar", "is_dtype", "func_is_pure",
-    // Expression constructors and devices TVM's Relax builder also exports (both eras' __all__):
-    "SeqExpr", "ShapeExpr", "TupleGetItem", "stop_lift_params", "ext_dev", "hexagon", "metal",
-    "opencl", "rocm", "vpi", "vulkan", "webgpu"};
-
-
-bool InList(const char* const* list, size_t n, const std::string& s) {
-  for (size_t i = 0; i < n; ++i) {
-    if (s == list[i]) return true;
-  }
-  return false;
-}
-template <size_t N>
-bool InList(const char* const (&list)[N], const std::string& s) {
-  return InList(list, N, s);
-}
 
 std::string Quote(const std::string& s) { return "`" + s + "`"; }
 
@@ -650,7 +628,7 @@ class RelaxLowering {
     // n = T.int64()
     if (Is(left, "identifier") && Is(rhs, "call")) {
       auto path = DottedPath(Field(rhs, "function"), text_);
-      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) && types::IsKnownDType((*path)[1])) {
+      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) && vocab::IsKnownDType((*path)[1])) {
         CallArgs args = ArgsOf(rhs, text_);
         if (args.positional.empty()) {
           std::string name(TextOf(left, text_));
@@ -658,7 +636,7 @@ class RelaxLowering {
           if (it != symvars_.end()) {
             fn_->symbols[it->second.symbol].references.push_back(Rel(left));
             if (it->second.bound && it->second.dtype == "int64" && (*path)[1] != "int64" &&
-                types::IsIntDType((*path)[1])) {
+                vocab::IsIntDType((*path)[1])) {
               check::ScopeProblem p = Problem(check::ScopeProblem::Kind::kSymbolicRedeclared, Rel(rhs), name);
               p.detail = (*path)[1];
               ReportScope(std::move(p));
@@ -1095,7 +1073,7 @@ class RelaxLowering {
     if (path && path->size() >= 2 && IsAlias(aliases_.tir, *path)) {
       // T.int64(5), T.float32(1.0): a PrimValue.
       const std::string& f = (*path)[1];
-      if (path->size() == 2 && types::IsKnownDType(f) && args.positional.size() == 1) {
+      if (path->size() == 2 && vocab::IsKnownDType(f) && args.positional.size() == 1) {
         Value inner = LowerValue(args.positional[0]);
         v.literal = inner.literal;
         v.info = StructInfo::Prim(f);
@@ -1136,7 +1114,9 @@ class RelaxLowering {
       v.info = StructInfo::Callable(std::nullopt, StructInfo::Unknown(), false);
       return v;
     }
-    if (sub == "dataflow" || InList(kNonOps, path[1])) {
+    // Builder names, annotations, frames, devices (the name table, vocab/script_names.h): not
+    // operators, and not unknown ones either.
+    if (vocab::IsRelaxNonOperator(sub)) {
       for (TSNode a : args.positional) LowerValue(a);
       return v;
     }
@@ -1610,7 +1590,7 @@ class RelaxLowering {
       if (callee->prim.writes) Impure(callee_node, "call of PrimFunc " + Quote(name) + " (it writes to its buffers)", call);
       // A PrimFunc with a return annotation returns a value; otherwise the call is void.
       v.info = callee->prim.returns_value ? StructInfo::Unknown() : StructInfo::Void();
-      fn_->hovers.push_back({Rel(callee_node), "PrimFunc " + name + PrimSignatureText(*callee)});
+      fn_->hovers.push_back({Rel(callee_node), "PrimFunc " + name + PrimSignatureText(callee->prim)});
       if (callee->prim.complete && !args.splat && args.keywords.empty() &&
           args.positional.size() == callee->prim.params.size()) {
         check::PrimFuncCall event;
@@ -1663,23 +1643,6 @@ class RelaxLowering {
     return v;
   }
 
-  static std::string PrimSignatureText(const FunctionModel& f) {
-    std::string s = "(";
-    for (size_t i = 0; i < f.prim.params.size(); ++i) {
-      const PrimSignature::Param& p = f.prim.params[i];
-      if (i) s += ", ";
-      s += p.name;
-      if (p.buffer >= 0) {
-        const BufferDecl& b = f.prim.buffers[p.buffer];
-        s += ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
-      } else if (p.kind == PrimSignature::Param::Kind::kScalar) {
-        s += ": T." + p.dtype;
-      } else if (p.kind == PrimSignature::Param::Kind::kHandle) {
-        s += ": T.handle";
-      }
-    }
-    return s + ")";
-  }
 
 
  private:

@@ -72,6 +72,15 @@ struct PrimSignature {
   bool returns_value = false;       // has a return annotation (`-> T.int32`)
 };
 
+/// Parameter `index` of `sig` as hovers, outlines and signature help show it:
+/// `A: T.Buffer((128, 128), "float32")` (`?` for a shape not known), `n: T.int32`, `h: T.handle`,
+/// or the bare name when its kind is unknown. Requires index < sig.params.size().
+std::string PrimParamText(const PrimSignature& sig, size_t index);
+
+/// Every parameter of `sig` in parentheses, as PrimParamText writes them: `(A: T.Buffer((4,),
+/// "float32"), n: T.int32)`; `()` for none.
+std::string PrimSignatureText(const PrimSignature& sig);
+
 /// What a caller needs to know about a Relax function.
 struct RelaxSignature {
   std::vector<std::string> param_names;

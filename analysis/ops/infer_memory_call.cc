@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/infer_common.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::ops {
 
@@ -263,7 +264,7 @@ InferResult InferView(const OpInfo&, const std::vector<ArgValue>& args, const In
     out_shape = data->values;
     out_ndim = data->ndim;
   }
-  auto in_elem = types::DTypeBytes(data->dtype), out_elem = types::DTypeBytes(dtype);
+  auto in_elem = vocab::DTypeBytes(data->dtype), out_elem = vocab::DTypeBytes(dtype);
   if (data->values && out_shape && in_elem && out_elem) {
     Expr in_bytes = Product(*data->values) * *in_elem;
     Expr out_bytes = Product(*out_shape) * *out_elem;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/infer_common.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::ops {
 
@@ -305,7 +306,7 @@ InferResult InferAdaptivePool(const OpInfo& op, const std::vector<ArgValue>& arg
 namespace {
 
 bool IsNonFloat(const std::string& dtype) {
-  return !dtype.empty() && (dtype == "bool" || types::IsIntDType(dtype));
+  return !dtype.empty() && (dtype == "bool" || vocab::IsIntDType(dtype));
 }
 
 // NormCheckDtypeAndShape: each of `params` must match data's dtype, have ndim len(axes) and dims

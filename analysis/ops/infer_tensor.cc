@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ops/infer_common.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::ops {
 
@@ -13,7 +14,7 @@ using types::Kind;
 namespace {
 
 bool IsNonFloatDType(const std::string& dtype) {
-  return !dtype.empty() && (dtype == "bool" || types::IsIntDType(dtype));
+  return !dtype.empty() && (dtype == "bool" || vocab::IsIntDType(dtype));
 }
 
 // §5.1: the input type itself (a shape var survives), optionally with a new dtype.
@@ -107,7 +108,7 @@ PrimArg GetPrimArg(const Call& call, size_t i) {
     out.real = lit.float_value;
   } else if (arg.info.kind == Kind::kPrim && !arg.info.dtype.empty()) {
     out.known = true;
-    out.is_int = types::IsIntDType(arg.info.dtype);
+    out.is_int = vocab::IsIntDType(arg.info.dtype);
     if (out.is_int) out.expr = arg.info.prim_value;
   }
   return out;
@@ -367,7 +368,7 @@ InferResult InferTake(const OpInfo&, const std::vector<ArgValue>& args, const In
     call.Error(1, "indices must be a tensor or a scalar value, but got " + call.Describe(1));
   }
   if (!x || indices.IsUnknown()) return call.Unknown();
-  if (!indices.dtype.empty() && !types::IsIntDType(indices.dtype)) {
+  if (!indices.dtype.empty() && !vocab::IsIntDType(indices.dtype)) {
     call.Error(1, "indices must have an integer dtype, but got " + indices.dtype);
     return call.Unknown();
   }

@@ -160,7 +160,8 @@ std::vector<OpInfo> CollectiveCreationRows() {
         .Params({Tensor("input"), Attr("device_mesh"), Attr("placement")})
         .Pure().Infer(InferIdentity).Doc("Annotates the sharding of a tensor."),
     Op("relax.dist.call_tir_local_view").Script("dist.call_tir_local_view")
-        .Params({Any("gvar"), Any("args"), Any("out_ty").ClassicName("out_sinfo").Annotation()})
+        .Params({Any("gvar"), Any("args"), Any("out_ty").ClassicName("out_sinfo").Annotation(),
+                 Shape("tir_vars", "None").ClassicOnly()})
         .Pure().Infer(InferCallDpsPacked).Doc("call_tir on the local shard view."),
     Op("relax.dist.redistribute").Script("dist.redistribute")
         .Params({Tensor("input"), Attr("device_mesh"), Attr("placement")})

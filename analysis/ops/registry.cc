@@ -10,6 +10,7 @@
 
 #include "ops/infer_common.h"
 #include "ops/op_table.h"
+#include "vocab/text_scan.h"
 
 namespace tvmls::ops {
 
@@ -128,38 +129,17 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-// Splits the inside of a bracket at top-level commas; nullopt when brackets or quotes do not
-// balance. A trailing comma leaves no empty last item; `(1,)` is one item.
+// Splits the inside of a bracket at top-level commas (vocab::SplitTopLevel), trimmed; nullopt
+// when brackets or quotes do not balance or an item is empty (`(1,,2)`). A trailing comma leaves
+// no empty last item; `(1,)` is one item.
 std::optional<std::vector<std::string_view>> SplitTopLevel(std::string_view s) {
+  vocab::TopLevelSplit split = vocab::SplitTopLevel(s);
+  if (!split.balanced) return std::nullopt;
   std::vector<std::string_view> parts;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"')
-      quote = c;
-    else if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}') {
-      if (--depth < 0) return std::nullopt;
-    } else if (c == ',' && depth == 0) {
-      parts.push_back(Trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  if (quote || depth != 0) return std::nullopt;
-  std::string_view last = Trim(s.substr(start));
-  if (!last.empty()) parts.push_back(last);
+  for (std::string_view piece : split.pieces) parts.push_back(Trim(piece));
+  if (parts.back().empty()) parts.pop_back();
   for (std::string_view part : parts) {
-    if (part.empty()) return std::nullopt;  // `(1,,2)`
+    if (part.empty()) return std::nullopt;
   }
   return parts;
 }
@@ -176,30 +156,6 @@ bool IsNumberText(std::string_view s) {
   return true;
 }
 
-// The closing bracket matching s[0], or npos.
-size_t MatchingClose(std::string_view s) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"')
-      quote = c;
-    else if (c == '(' || c == '[')
-      ++depth;
-    else if (c == ')' || c == ']') {
-      if (--depth == 0) return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
 Literal ParseValue(std::string_view s, int depth) {
   s = Trim(s);
   Literal other;
@@ -212,7 +168,7 @@ Literal ParseValue(std::string_view s, int depth) {
     if (body.find(s.front()) != std::string_view::npos) return other;
     return Literal::String(std::string(body));
   }
-  if ((s.front() == '(' || s.front() == '[') && MatchingClose(s) == s.size() - 1) {
+  if ((s.front() == '(' || s.front() == '[') && vocab::MatchingClose(s) == s.size() - 1) {
     auto parts = SplitTopLevel(s.substr(1, s.size() - 2));
     if (!parts) return other;
     // `(x)` without a comma is a parenthesized value, not a tuple.

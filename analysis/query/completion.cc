@@ -9,6 +9,7 @@
 #include "ops/registry.h"
 #include "query/query_internal.h"
 #include "types/struct_info.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::analysis {
 
@@ -19,6 +20,10 @@ using query_internal::FunctionAt;
 using query_internal::IsIdentChar;
 using query_internal::IsPythonKeyword;
 using query_internal::ScanStart;
+using vocab::Dialect;
+using vocab::EraTag;
+using vocab::NameKind;
+using vocab::ScriptName;
 
 // ---------------------------------------------------------------- characters and lines
 
@@ -366,7 +371,7 @@ std::optional<Callable> NameCallable(const ScriptName& n, const std::string& cal
   if (n.params == nullptr) return std::nullopt;
   Callable c;
   LabelWriter w(&c, callee);
-  for (const ParamText& p : ParseParams(n.params)) {
+  for (const vocab::ParamText& p : vocab::ParseParams(n.params)) {
     Slot s;
     s.name = p.name;
     s.required = !p.has_default;
@@ -389,20 +394,11 @@ Callable FunctionCallable(const FunctionModel& fn, const std::string& callee, bo
   types::PrintOptions print;
   print.current_era = current;
   if (fn.kind == FunctionModel::Kind::kPrim) {
-    for (const PrimSignature::Param& p : fn.prim.params) {
-      std::string text = p.name;
-      if (p.buffer >= 0 && p.buffer < static_cast<int>(fn.prim.buffers.size())) {
-        const BufferDecl& b = fn.prim.buffers[p.buffer];
-        text += ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
-      } else if (p.kind == PrimSignature::Param::Kind::kScalar) {
-        text += ": T." + p.dtype;
-      } else if (p.kind == PrimSignature::Param::Kind::kHandle) {
-        text += ": T.handle";
-      }
+    for (size_t i = 0; i < fn.prim.params.size(); ++i) {
       Slot s;
-      s.name = p.name;
+      s.name = fn.prim.params[i].name;
       s.required = true;
-      w.Param(text, std::move(s));
+      w.Param(PrimParamText(fn.prim, i), std::move(s));
     }
     w.Close();
     c.doc = "PrimFunc of the module; a direct call passes every buffer, outputs included.";
@@ -483,7 +479,7 @@ std::optional<Callable> ResolveCallable(const FileModel& model, std::string_view
       [[fallthrough]];
     case Root::kTir:
     case Root::kIr:
-      if (const ScriptName* n = FindScriptName(DialectOf(root), path, era.classic, era.current)) {
+      if (const ScriptName* n = vocab::FindScriptName(DialectOf(root), path, era.classic, era.current)) {
         return NameCallable(*n, callee);
       }
       return std::nullopt;
@@ -656,8 +652,8 @@ std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, 
   const std::string callee_prefix = chain.parts[0] + ".";  // the alias as typed
   std::set<std::string> seen;  // labels already offered (a namespace, or a name in one era)
   bool known = ns.empty();
-  for (const ScriptName& n : AllScriptNames()) {
-    if (n.dialect != dialect || !InEra(n.era, era.classic, era.current)) continue;
+  for (const ScriptName& n : vocab::AllScriptNames()) {
+    if (n.dialect != dialect || !vocab::InEra(n.era, era.classic, era.current)) continue;
     std::string_view path(n.path);
     if (path == ns) known = true;
     if (!StartsWith(path, prefix)) continue;
@@ -666,7 +662,7 @@ std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, 
     std::string label(rest.substr(0, dot));
     if (dot != std::string_view::npos || seen.count(label)) continue;
     // Of two rows for one path, the one the file's era prefers.
-    if (FindScriptName(dialect, path, era.classic, era.current) != &n) continue;
+    if (vocab::FindScriptName(dialect, path, era.classic, era.current) != &n) continue;
     seen.insert(label);
     items.push_back(ItemOf(n, label, callee_prefix + std::string(path)));
   }
@@ -686,7 +682,7 @@ std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, 
       const Spelling* last = op.current_script ? per_era + 2 : both + 1;
       for (const Spelling* it = first; it != last; ++it) {
         const Spelling& sp = *it;
-        if (!InEra(sp.era, era.classic, era.current)) continue;
+        if (!vocab::InEra(sp.era, era.classic, era.current)) continue;
         std::string_view path(sp.path);
         if (!StartsWith(path, prefix)) continue;
         known = true;
@@ -824,7 +820,7 @@ std::optional<CompletionResult> DtypeStringItems(const FileModel& model, std::st
   if (!dtype) return std::nullopt;
   CompletionResult result;
   result.replace = {scan.content_begin, offset};
-  for (const char* name : ScalarDtypes()) {
+  for (const char* name : vocab::CompletionDTypes()) {
     CompletionItem item;
     item.label = name;
     item.kind = Kind::kDtype;

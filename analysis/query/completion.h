@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "model/model.h"
-#include "query/namespaces.h"
+#include "vocab/script_names.h"
 #include "syntax/document.h"
 #include "text/text_range.h"
 
@@ -57,7 +57,7 @@ struct CompletionItem {
   /// Still accepted but superseded (T.var, R.Object in a current-era file).
   bool deprecated = false;
   /// The era the name belongs to (kBoth for most).
-  EraTag era = EraTag::kBoth;
+  vocab::EraTag era = vocab::EraTag::kBoth;
 };
 
 struct CompletionResult {

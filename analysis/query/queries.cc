@@ -69,20 +69,7 @@ using query_internal::SymbolAt;
 
 std::string FunctionDetail(const FunctionModel& fn) {
   if (fn.kind == FunctionModel::Kind::kPrim) {
-    std::string s = "T.prim_func " + fn.name + "(";
-    for (size_t i = 0; i < fn.prim.params.size(); ++i) {
-      const PrimSignature::Param& p = fn.prim.params[i];
-      s += (i ? ", " : "") + p.name;
-      if (p.buffer >= 0) {
-        const BufferDecl& b = fn.prim.buffers[p.buffer];
-        s += ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" + b.dtype + "\")";
-      } else if (p.kind == PrimSignature::Param::Kind::kScalar) {
-        s += ": T." + p.dtype;
-      } else if (p.kind == PrimSignature::Param::Kind::kHandle) {
-        s += ": T.handle";
-      }
-    }
-    return s + ")";
+    return "T.prim_func " + fn.name + PrimSignatureText(fn.prim);
   }
   std::string s = std::string("R.function") + (fn.relax.pure ? "" : "(pure=False)") + " " + fn.name + "(";
   for (size_t i = 0; i < fn.relax.params.size(); ++i) {

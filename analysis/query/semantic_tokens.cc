@@ -8,8 +8,9 @@
 
 #include "model/syntax_util.h"
 #include "ops/registry.h"
-#include "query/namespaces.h"
 #include "query/query_internal.h"
+#include "vocab/dtype.h"
+#include "vocab/script_names.h"
 
 namespace tvmls::analysis {
 
@@ -18,6 +19,9 @@ namespace {
 using Type = SemanticTokenType;
 using query_internal::IsIdentChar;
 using query_internal::ScanStart;
+using vocab::Dialect;
+using vocab::NameKind;
+using vocab::ScriptName;
 
 // clang-format off
 constexpr SemanticTokenTypeInfo kLegend[kSemanticTokenTypeCount] = {
@@ -71,6 +75,12 @@ SymbolStyle StyleOf(Symbol::Kind kind) {
     case Symbol::Kind::kFunction: return {Type::kFunction, 0};
   }
   return {Type::kVariable, 0};
+}
+
+// A string TVM reads as a dtype, in any spelling it accepts ("float32", "int", "void"); not
+// the empty string, which TVM reads as void too.
+bool IsDtypeString(std::string_view value) {
+  return !value.empty() && vocab::ParseDType(value).has_value();
 }
 
 // Sub-namespaces of R. that hold operators: every proper prefix of an op's script path.
@@ -266,7 +276,7 @@ class Lexer {
 
   void DtypeString(TextRange literal, std::string_view value) {
     const Bracket& b = open_.back();
-    if (!b.callee.known || b.content || !IsDtypeName(value)) return;
+    if (!b.callee.known || b.content || !IsDtypeString(value)) return;
     // The string must be the whole argument: a comma or the closing parenthesis follows.
     uint32_t j = literal.end;
     while (j < text_.size() && (IsBlank(text_[j]) || text_[j] == '\n' || text_[j] == '\r')) ++j;
@@ -373,7 +383,7 @@ class Lexer {
           return callee;
         }
       }
-      if (const ScriptName* name = FindScriptName(dialect, path, model_.aliases.classic, model_.aliases.current)) {
+      if (const ScriptName* name = vocab::FindScriptName(dialect, path, model_.aliases.classic, model_.aliases.current)) {
         uint32_t mods = lib | (name->deprecated ? uint32_t{kModDeprecated} : 0u);
         if (last) {
           callee.dtype_slot = name->dtype_arg;
@@ -398,7 +408,7 @@ class Lexer {
         Emit(ranges_[k], Type::kNamespace, lib);
         continue;
       }
-      if (root == Root::kTir && k == 1 && IsDtypeName(path)) {  // with lanes: T.float32x4
+      if (root == Root::kTir && k == 1 && vocab::IsKnownDType(path)) {  // with lanes: T.float32x4
         Emit(ranges_[k], Type::kDtype, lib);
       }
       return callee;

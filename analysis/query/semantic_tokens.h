@@ -10,7 +10,7 @@
 // does not depend on how the parser recovered from a broken line.
 //
 // Only what is known is marked: an `R.` path that is neither an operator nor in the namespace
-// table (query/namespaces.h) for the file's era gets no token past its last known part (`T.block`
+// table (vocab/script_names.h) for the file's era gets no token past its last known part (`T.block`
 // in a current-era file has none); a string is a dtype only when it is a whole argument in a dtype
 // position of an R./T./I. call (the op's `dtype`/`out_dtype` parameter, the table's dtype_arg, a
 // `dtype=` keyword, the lone argument of `R.Tensor("float32")`) and spells a dtype.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "vocab/text_scan.h"
+
 namespace tvmls::analysis {
 
 namespace {
@@ -119,21 +121,8 @@ static uint32_t BeforeTrailingComments(std::string_view text, uint32_t at) {
     size_t line_begin = text.rfind('\n', at - 1);
     line_begin = line_begin == std::string_view::npos ? 0 : line_begin + 1;
     // A '#' outside quotes on this line before `at` starts a comment.
-    size_t hash = std::string_view::npos;
-    char quote = 0;
-    for (size_t i = line_begin; i < at; ++i) {
-      char c = text[i];
-      if (quote) {
-        if (c == '\\') ++i;
-        else if (c == quote) quote = 0;
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '#') {
-        hash = i;
-        break;
-      }
-    }
-    size_t end = hash == std::string_view::npos ? at : hash;
+    size_t hash = vocab::FindOutsideStrings(text.substr(line_begin, at - line_begin), '#');
+    size_t end = hash == std::string_view::npos ? at : line_begin + hash;
     while (end > line_begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
     if (end > line_begin) return static_cast<uint32_t>(end);
     if (line_begin == 0) return at;

@@ -1,8 +1,7 @@
-// StructInfo: constructors, printing, TVM's base check and LCA, dtypes.
+// StructInfo: constructors, printing, TVM's base check and LCA. (Dtypes: vocab/dtype.h.)
 #include "types/struct_info.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 namespace tvmls::types {
@@ -527,118 +526,6 @@ StructInfo Join(const StructInfo& a, const StructInfo& b, const Facts& facts) {
       break;
   }
   return StructInfo::Object();
-}
-
-// ---------------------------------------------------------------------------------------------
-// dtypes
-
-namespace {
-
-enum class DTypeClass { kInt, kFloat, kOther };
-
-struct DTypeInfo {
-  int bits = 0;
-  int lanes = 1;
-  DTypeClass cls = DTypeClass::kOther;
-};
-
-struct NamedDType {
-  const char* name;
-  int bits;
-  DTypeClass cls;
-};
-
-// Names TVM accepts verbatim (before an optional `xLANES` suffix).
-constexpr NamedDType kNamedDTypes[] = {
-    {"bool", 8, DTypeClass::kOther},           {"handle", 64, DTypeClass::kOther},
-    {"bfloat16", 16, DTypeClass::kFloat},      {"float8_e3m4", 8, DTypeClass::kFloat},
-    {"float8_e4m3", 8, DTypeClass::kFloat},    {"float8_e4m3b11fnuz", 8, DTypeClass::kFloat},
-    {"float8_e4m3fn", 8, DTypeClass::kFloat},  {"float8_e4m3fnuz", 8, DTypeClass::kFloat},
-    {"float8_e5m2", 8, DTypeClass::kFloat},    {"float8_e5m2fnuz", 8, DTypeClass::kFloat},
-    {"float8_e8m0fnu", 8, DTypeClass::kFloat}, {"float6_e2m3fn", 6, DTypeClass::kFloat},
-    {"float6_e3m2fn", 6, DTypeClass::kFloat},  {"float4_e2m1fn", 4, DTypeClass::kFloat},
-};
-
-// `<prefix><bits>` families and the bit widths each allows (0-terminated).
-struct DTypeFamily {
-  const char* prefix;
-  DTypeClass cls;
-  int bits[8];
-};
-
-constexpr DTypeFamily kFamilies[] = {
-    {"int", DTypeClass::kInt, {1, 2, 4, 8, 16, 32, 64, 0}},
-    {"uint", DTypeClass::kInt, {1, 2, 4, 8, 16, 32, 64, 0}},
-    {"float", DTypeClass::kFloat, {16, 32, 64, 0}},
-};
-
-bool AllDigits(const std::string& s) {
-  return !s.empty() && s.size() <= 6 && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
-}
-
-std::optional<DTypeInfo> ParseDType(const std::string& dtype) {
-  std::string base = dtype;
-  int lanes = 1;
-  size_t x = dtype.rfind('x');
-  if (x != std::string::npos && x > 0 && AllDigits(dtype.substr(x + 1))) {
-    lanes = std::stoi(dtype.substr(x + 1));
-    if (lanes < 1) return std::nullopt;
-    base = dtype.substr(0, x);
-  }
-  for (const NamedDType& named : kNamedDTypes) {
-    if (base == named.name) return DTypeInfo{named.bits, lanes, named.cls};
-  }
-  for (const DTypeFamily& f : kFamilies) {
-    std::string prefix = f.prefix;
-    if (base.compare(0, prefix.size(), prefix) != 0) continue;
-    std::string digits = base.substr(prefix.size());
-    if (!AllDigits(digits) || digits[0] == '0') continue;
-    int bits = std::stoi(digits);
-    for (const int* b = f.bits; *b != 0; ++b) {
-      if (*b == bits) return DTypeInfo{bits, lanes, f.cls};
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<int64_t> DTypeBytes(const std::string& dtype) {
-  std::optional<DTypeInfo> info = ParseDType(dtype);
-  if (!info) return std::nullopt;
-  int64_t bits = static_cast<int64_t>(info->bits) * info->lanes;
-  if (bits % 8 != 0) return std::nullopt;
-  return bits / 8;
-}
-
-bool IsKnownDType(const std::string& dtype) { return ParseDType(dtype).has_value(); }
-
-bool IsFloatDType(const std::string& dtype) {
-  std::optional<DTypeInfo> info = ParseDType(dtype);
-  return info && info->cls == DTypeClass::kFloat;
-}
-
-bool IsIntDType(const std::string& dtype) {
-  std::optional<DTypeInfo> info = ParseDType(dtype);
-  return info && info->cls == DTypeClass::kInt;
-}
-
-std::string DescribeDType(const std::string& dtype) {
-  std::optional<DTypeInfo> info = ParseDType(dtype);
-  if (!info) return "";
-  std::string kind = dtype.rfind("uint", 0) == 0    ? "unsigned integer"
-                     : dtype.rfind("bool", 0) == 0  ? "boolean"
-                     : info->cls == DTypeClass::kInt ? "signed integer"
-                     : info->cls == DTypeClass::kFloat ? "floating point"
-                                                       : "value";
-  std::string text = std::to_string(info->bits) + "-bit " + kind;
-  if (info->lanes > 1) text += ", a vector of " + std::to_string(info->lanes) + " lanes";
-  if (std::optional<int64_t> bytes = DTypeBytes(dtype)) {
-    text += "; " + std::to_string(*bytes) + (*bytes == 1 ? " byte" : " bytes") + " per element";
-  }
-  return text;
 }
 
 }  // namespace tvmls::types

@@ -141,20 +141,6 @@ BaseCheckDetail CheckBase(const StructInfo& base, const StructInfo& derived,
 /// kUnknown on either side gives kUnknown.
 StructInfo Join(const StructInfo& a, const StructInfo& b, const arith::Facts& facts);
 
-/// Bytes one element of `dtype` occupies ("float32" -> 4, "bool" -> 1, "float16x4" -> 8,
-/// "float4_e2m1fn" -> nullopt when not a whole byte); nullopt for unknown dtypes. Computed as
-/// bits * lanes / 8 and nullopt unless that divides evenly: bool counts 8 bits (DLPack kDLBool),
-/// handle 64; int1/int4/float6_*/float4_* give nullopt, "float4_e2m1fnx2" gives 1.
-std::optional<int64_t> DTypeBytes(const std::string& dtype);
-
-/// What a dtype is, for hovers: "32-bit floating point; 4 bytes per element"; "" when unknown.
-std::string DescribeDType(const std::string& dtype);
-/// A dtype TVM accepts: int/uint with 1, 2, 4, 8, 16, 32 or 64 bits, float16/32/64, bfloat16,
-/// bool, handle, the float8/float6/float4 variants; each with an optional `xLANES` suffix.
-bool IsKnownDType(const std::string& dtype);
-bool IsFloatDType(const std::string& dtype);
-bool IsIntDType(const std::string& dtype);  // int or uint
-
 }  // namespace tvmls::types
 
 #endif  // TVMLS_ANALYSIS_TYPES_STRUCT_INFO_H_

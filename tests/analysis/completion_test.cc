@@ -10,7 +10,6 @@
 #include "analysis.h"
 #include "ops/registry.h"
 #include "query/completion.h"
-#include "query/namespaces.h"
 #include "support/files.h"
 
 namespace tvmls::analysis {
@@ -371,62 +370,6 @@ TEST(SignatureHelp, OperatorLabelsAreTheRegistrySignatures) {
     std::optional<SignatureHelp> help = SignatureHelpAt(*a.doc, a.Model(), a.cursor);
     ASSERT_TRUE(help.has_value()) << op.script;
     EXPECT_EQ(help->label, ops::Signature(op, /*current_era=*/false));
-  }
-}
-
-// Every sub-namespace of the op table is described by the namespace table.
-TEST(Namespaces, EveryOperatorSubNamespaceHasARow) {
-  for (const ops::OpInfo& op : ops::AllOps()) {
-    if (op.script == nullptr) continue;
-    std::string path = op.script;
-    size_t dot = path.find('.');
-    if (dot == std::string::npos) continue;
-    const ScriptName* row = FindScriptName(Dialect::kRelax, path.substr(0, dot), true, true);
-    ASSERT_NE(row, nullptr) << path;
-    EXPECT_EQ(row->kind, NameKind::kNamespace) << path;
-  }
-}
-
-// No name is both a Relax operator and a row of the namespace table, and every row's parameter
-// list parses with its dtype slot inside it.
-TEST(Namespaces, RowsAreConsistent) {
-  for (const ScriptName& n : AllScriptNames()) {
-    if (n.dialect == Dialect::kRelax) {
-      EXPECT_EQ(ops::FindOp(n.path), nullptr) << n.path;
-    }
-    EXPECT_NE(std::string(n.doc), "") << n.path;
-    if (n.params == nullptr) {
-      EXPECT_LT(n.dtype_arg, 0) << n.path;
-      continue;
-    }
-    std::vector<ParamText> params = ParseParams(n.params);
-    EXPECT_LT(n.dtype_arg, static_cast<int>(params.size())) << n.path;
-    for (const ParamText& p : params) EXPECT_FALSE(p.name.empty()) << n.path;
-  }
-}
-
-TEST(Namespaces, ParseParamsMarksDefaultsStarsAndKeywordOnly) {
-  std::vector<ParamText> p = ParseParams("start, stop=None, *, annotations={\"a\": (1, 2)}");
-  ASSERT_EQ(p.size(), 3u);
-  EXPECT_EQ(p[0].name, "start");
-  EXPECT_FALSE(p[0].has_default);
-  EXPECT_EQ(p[1].default_text, "None");
-  EXPECT_TRUE(p[2].keyword_only);
-  EXPECT_EQ(p[2].default_text, "{\"a\": (1, 2)}");
-  p = ParseParams("*args, x=1, **kwargs");
-  ASSERT_EQ(p.size(), 3u);
-  EXPECT_TRUE(p[0].var_positional);
-  EXPECT_FALSE(p[0].keyword_only);
-  EXPECT_TRUE(p[1].keyword_only);
-  EXPECT_TRUE(p[2].var_keyword);
-}
-
-TEST(Namespaces, DtypeNames) {
-  for (const char* yes : {"float32", "int8", "uint64", "bool", "bfloat16", "float8_e4m3fn", "float32x4", "int8x16", "handle"}) {
-    EXPECT_TRUE(IsDtypeName(yes)) << yes;
-  }
-  for (const char* no : {"float", "int", "float31", "n", "float32x", "float32x0", "x4", "", "global", "NCHW"}) {
-    EXPECT_FALSE(IsDtypeName(no)) << no;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "arith/fact_syntax.h"
 #include "arith/table.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::types {
 namespace {
@@ -353,19 +354,47 @@ TEST(StructInfoTable, Rows) {
 
 TEST(DTypeTable, Rows) {
   auto rows = ReadTable("dtype.txt");
-  ASSERT_GE(rows.size(), 30u);
+  ASSERT_GE(rows.size(), 60u);
   for (const auto& row : rows) {
-    // dtype | bytes or none | float / int / other / invalid
-    ASSERT_EQ(row.cells.size(), 3u) << row.where;
-    const std::string& dtype = row.cells[0] == "<empty>" ? "" : row.cells[0];
-    std::optional<int64_t> bytes = DTypeBytes(dtype);
+    // dtype | bytes or none | float / int / other / invalid | printed or -
+    ASSERT_EQ(row.cells.size(), 4u) << row.where;
+    auto text = [](const std::string& cell) { return cell == "<empty>" ? std::string() : cell; };
+    const std::string dtype = text(row.cells[0]);
+    std::optional<int64_t> bytes = vocab::DTypeBytes(dtype);
     EXPECT_EQ(bytes ? std::to_string(*bytes) : "none", row.cells[1]) << row.where;
-    std::string cls = !IsKnownDType(dtype)  ? "invalid"
-                      : IsFloatDType(dtype) ? "float"
-                      : IsIntDType(dtype)   ? "int"
-                                            : "other";
+    std::optional<vocab::DType> parsed = vocab::ParseDType(dtype);
+    std::string cls = !parsed                      ? "invalid"
+                      : vocab::IsFloatDType(dtype) ? "float"
+                      : vocab::IsIntDType(dtype)   ? "int"
+                                                   : "other";
     EXPECT_EQ(cls, row.cells[2]) << row.where;
+    EXPECT_EQ(parsed ? vocab::DTypeToString(*parsed) : "-", text(row.cells[3])) << row.where;
+    bool known = parsed && parsed->code != vocab::DTypeCode::kVoid && text(row.cells[3]) == dtype;
+    EXPECT_EQ(vocab::IsKnownDType(dtype), known) << row.where;
+    // Whatever TVM prints, it reads back as the same dtype.
+    if (parsed && parsed->code != vocab::DTypeCode::kVoid) {
+      std::optional<vocab::DType> again = vocab::ParseDType(vocab::DTypeToString(*parsed));
+      ASSERT_TRUE(again.has_value()) << row.where;
+      EXPECT_EQ(vocab::DTypeToString(*again), vocab::DTypeToString(*parsed)) << row.where;
+    }
   }
+}
+
+TEST(DTypeTable, Descriptions) {
+  EXPECT_EQ(vocab::DescribeDType("float32"), "32-bit floating point; 4 bytes per element");
+  EXPECT_EQ(vocab::DescribeDType("int8x4"), "8-bit signed integer, a vector of 4 lanes; 4 bytes per element");
+  EXPECT_EQ(vocab::DescribeDType("uint8"), "8-bit unsigned integer; 1 byte per element");
+  EXPECT_EQ(vocab::DescribeDType("bool"), "8-bit boolean; 1 byte per element");
+  EXPECT_EQ(vocab::DescribeDType("handle"), "64-bit value; 8 bytes per element");
+  EXPECT_EQ(vocab::DescribeDType("int4"), "4-bit signed integer");
+  EXPECT_EQ(vocab::DescribeDType("float32xvscalex4"), "32-bit floating point, a scalable vector of vscale x 4 lanes");
+  EXPECT_EQ(vocab::DescribeDType("void"), "");
+  EXPECT_EQ(vocab::DescribeDType("float31x"), "");
+}
+
+// The dtypes completion offers are ones tvmls knows.
+TEST(DTypeTable, CompletionDTypesAreKnown) {
+  for (const char* name : vocab::CompletionDTypes()) EXPECT_TRUE(vocab::IsKnownDType(name)) << name;
 }
 
 TEST(StructInfo, Constructors) {

@@ -13,6 +13,7 @@
 
 #include "ops/infer_common.h"
 #include "support/files.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::ops {
 namespace {
@@ -369,7 +370,7 @@ TEST(OpRegistry, RowDataMatchesTheInferenceFunctions) {
     if (op.infer == InferInspect) {
       ++inspect;
       ASSERT_NE(op.result_dtype, nullptr);
-      EXPECT_TRUE(types::DTypeBytes(op.result_dtype).has_value()) << op.result_dtype;
+      EXPECT_TRUE(vocab::DTypeBytes(op.result_dtype).has_value()) << op.result_dtype;
     } else {
       EXPECT_EQ(op.result_dtype, nullptr) << "result_dtype set on a row that does not read it";
     }

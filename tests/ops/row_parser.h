@@ -22,6 +22,7 @@
 #include "arith/expr.h"
 #include "ops/registry.h"
 #include "types/struct_info.h"
+#include "vocab/text_scan.h"
 
 namespace tvmls::testing::ops_rows {
 
@@ -32,32 +33,12 @@ inline std::string_view Trim(std::string_view s) {
   return s;
 }
 
-/// Splits at top-level occurrences of `sep` (outside brackets and quotes).
+/// Splits at top-level occurrences of `sep` (outside brackets and quotes: vocab::SplitTopLevel),
+/// trimmed; a trailing empty item is dropped.
 inline std::vector<std::string_view> SplitTop(std::string_view s, char sep) {
   std::vector<std::string_view> out;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      quote = c;
-    else if (c == '(' || c == '[')
-      ++depth;
-    else if (c == ')' || c == ']')
-      --depth;
-    else if (c == sep && depth == 0) {
-      out.push_back(Trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  std::string_view last = Trim(s.substr(start));
-  if (!last.empty() || !out.empty()) out.push_back(last);
-  if (!out.empty() && out.back().empty()) out.pop_back();
+  for (std::string_view piece : vocab::SplitTopLevel(s, sep).pieces) out.push_back(Trim(piece));
+  if (out.back().empty()) out.pop_back();
   return out;
 }
 

@@ -1,25 +1,27 @@
 // The TVMScript names that are not Relax operators: one table, one row per name.
 //
-// The Relax operators live in the op registry (ops/registry.h). Everything else an editor needs to
-// know about the `T.` (TIR), `R.` (Relax) and `I.` (IR module) namespaces is here: builder
-// functions (`T.grid`, `R.match_cast`), types (`T.Buffer`, `R.Tensor`), decorators and frames
+// The Relax operators live in the op registry (ops/registry.h). Everything else tvmls knows about
+// the `T.` (TIR), `R.` (Relax) and `I.` (IR module) namespaces is here: builder functions
+// (`T.grid`, `R.match_cast`), types (`T.Buffer`, `R.Tensor`), decorators and frames
 // (`@T.prim_func`, `with T.block(...)`), sub-namespaces (`T.axis`, `R.nn`) and dtype names
 // (`T.float32`). Each row says in which era the name exists, so a classic file is offered
 // `T.block` and a current one `T.sblock`. Completion, signature help and semantic tokens read
-// this table; nothing here knows LSP.
+// this table, and the lowering asks it (IsRelaxNonOperator) which `R.` calls are not operators;
+// nothing here knows LSP. Dtype strings are vocab/dtype.h.
 //
-// Sources: TVM's script builders (python/tvm/script/ir_builder/{tir,relax,ir}) and
-// ../shared/reference/tvmscript.md (which names changed between the eras). The docs are ours.
-// A name whose parameters we are not sure of has `params == nullptr`: no snippet, no signature
-// help, rather than a wrong one.
-#ifndef TVMLS_ANALYSIS_QUERY_NAMESPACES_H_
-#define TVMLS_ANALYSIS_QUERY_NAMESPACES_H_
+// Sources: TVM's script builders (v0.23: python/tvm/script/ir_builder/{tir,relax,ir} and
+// python/tvm/script/parser/relax; HEAD: python/tvm/relax/script/{builder,parser} for Relax) with
+// their `__all__` lists, and ../shared/reference/tvmscript.md (which names changed between the
+// eras). The docs are ours. A name whose parameters we are not sure of has `params == nullptr`:
+// no snippet, no signature help, rather than a wrong one.
+#ifndef TVMLS_ANALYSIS_VOCAB_SCRIPT_NAMES_H_
+#define TVMLS_ANALYSIS_VOCAB_SCRIPT_NAMES_H_
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace tvmls::analysis {
+namespace tvmls::vocab {
 
 /// Which namespace a name belongs to (the alias is the file's: `T`, `R`, `I` by convention).
 enum class Dialect { kIr, kRelax, kTir };
@@ -27,9 +29,13 @@ enum class Dialect { kIr, kRelax, kTir };
 /// Which TVMScript era knows a name or spelling (see ../shared/reference/tvmscript.md §0):
 /// classic is `tir` / `T.block` / `out_sinfo` (TVM up to 0.23), current is `tirx` / `T.sblock`
 /// / `out_ty`.
-enum class EraTag { kBoth, kClassic, kCurrent };
+/// kNeither: in no era of TVM. Such a row is never offered, highlighted or found by
+/// FindScriptName; it only keeps a name tvmls has always let through the lowering without an
+/// `unknown-op` warning (IsRelaxNonOperator), e.g. `R.seq_expr`.
+enum class EraTag { kBoth, kClassic, kCurrent, kNeither };
 
 /// Whether a name exists in a file that accepts the given eras (Aliases::classic / current).
+/// Never for kNeither.
 inline bool InEra(EraTag tag, bool classic, bool current) {
   return tag == EraTag::kBoth || (tag == EraTag::kClassic && classic) ||
          (tag == EraTag::kCurrent && current);
@@ -81,18 +87,21 @@ struct ParamText {
   bool keyword_only = false;    // after `*` or `*args`
 };
 
-/// Splits a `params` text at its top-level commas. The bare `*` marker makes the following
-/// parameters keyword-only and is not returned itself. nullptr gives an empty list.
+/// Splits a `params` text at its top-level commas (vocab::SplitTopLevel). The bare `*` marker
+/// makes the following parameters keyword-only and is not returned itself. nullptr gives an empty
+/// list.
 std::vector<ParamText> ParseParams(const char* params);
 
-/// True for a TVM dtype string: bool, void, handle, int8..int64, uint8..uint64, float16/32/64,
-/// bfloat16, float8_e4m3fn / float8_e5m2 (and the other float8/float6/float4 formats), each
-/// optionally with lanes (`float32x4`, `int8x16`).
-bool IsDtypeName(std::string_view text);
+/// Whether the lowering takes a call `R.<path>(...)` (path after the Relax alias: "Tensor",
+/// "emit_with_sinfo", "dist.call_tir", "nn.conv2d") as something other than an operator, so that
+/// it neither looks the path up in the op registry nor reports it unknown. The shortest prefix
+/// of `path` that has Relax rows decides, rows of every era counting (kNeither included): a
+/// row that is not a sub-namespace makes it true (`Tensor`, `Tensor.x`, `dist.call_tir`); a
+/// sub-namespace passes to the next prefix (`nn`, then `nn.conv2d`); no row, or a path that
+/// ends at a sub-namespace, is false (looked up as an operator: `add`, `nn.conv2d`,
+/// `dist.redistribute`, or reported unknown).
+bool IsRelaxNonOperator(std::string_view path);
 
-/// The scalar dtype names offered for completion (no lane variants), in a stable order.
-const std::vector<const char*>& ScalarDtypes();
+}  // namespace tvmls::vocab
 
-}  // namespace tvmls::analysis
-
-#endif  // TVMLS_ANALYSIS_QUERY_NAMESPACES_H_
+#endif  // TVMLS_ANALYSIS_VOCAB_SCRIPT_NAMES_H_

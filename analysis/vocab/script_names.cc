@@ -1,10 +1,12 @@
-#include "query/namespaces.h"
+// The name table (rows below, grouped by dialect and purpose) and its lookups.
+#include "vocab/script_names.h"
 
 #include <array>
-#include <cctype>
 #include <unordered_map>
 
-namespace tvmls::analysis {
+#include "vocab/text_scan.h"
+
+namespace tvmls::vocab {
 
 namespace {
 
@@ -19,6 +21,7 @@ constexpr NameKind Dt = NameKind::kDtype;
 constexpr EraTag B = EraTag::kBoth;
 constexpr EraTag Cl = EraTag::kClassic;
 constexpr EraTag Cu = EraTag::kCurrent;
+constexpr EraTag No = EraTag::kNeither;
 
 // Buffer declaration parameters. `buffer_type` and `axis_separators` are gone in the current era.
 #define TVMLS_BUFFER_TAIL_CLASSIC \
@@ -31,6 +34,8 @@ constexpr EraTag Cu = EraTag::kCurrent;
   "buffer_type=\"default\", axis_separators=None"
 #define TVMLS_ALLOC_TAIL_CURRENT \
   "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0"
+#define TVMLS_DTENSOR_PARAMS \
+  "shape=None, dtype=None, device_mesh=DeviceMesh([], Range(0, 1)), placement=\"\", *, ndim=-1"
 
 // clang-format off
 std::vector<ScriptName> BuildTable() {
@@ -263,6 +268,11 @@ std::vector<ScriptName> BuildTable() {
     {kR, "function", Kw, B, "pure=True, private=False, check_well_formed=True", "Decorator: a Relax function."},
     {kR, "macro", Kw, B, "hygienic=True", "Decorator: a Relax macro, expanded where it is called."},
     {kR, "dataflow", Kw, B, "", "`with R.dataflow():` a block of pure bindings, closed by R.output."},
+    {kR, "rewriter", Kw, B, "rewriter_mod", "Decorator: a pattern rewrite from a module (or class) with `pattern` and `replacement` functions."},
+    {kR, "If", Kw, B, "condition", "Builder frame of an `if` (the parser writes `if cond:`)."},
+    {kR, "Then", Kw, B, "", "Builder frame of the then branch of R.If."},
+    {kR, "Else", Kw, B, "", "Builder frame of the else branch of R.If."},
+    {kR, "SeqExpr", Kw, B, "", "Builder frame of a sequence of binding blocks and its result."},
 
     // ---- R: function prologue and bindings
     {kR, "output", F, B, "*vars", "The variables of the dataflow block that stay visible after it."},
@@ -270,16 +280,37 @@ std::vector<ScriptName> BuildTable() {
     {kR, "func_name", F, B, "name", "Sets the name of the enclosing function."},
     {kR, "func_ret_value", F, B, "value", "Sets the return value of the enclosing function."},
     {kR, "func_ret_struct_info", F, Cl, "ret_sinfo", "Sets the return struct info of the enclosing function."},
-    {kR, "func_ret_type", F, Cu, nullptr, "Sets the return type of the enclosing function."},
+    {kR, "func_ret_type", F, Cu, "ret_ty", "Sets the return type of the enclosing function."},
+    {kR, "func_ret_ty", F, Cu, "ret_ty", "Sets the return type of the enclosing function (as R.func_ret_type)."},
+    {kR, "arg", F, Cl, "name, struct_info", "Adds a parameter to the enclosing function (builder API)."},
+    {kR, "arg", F, Cu, "name, ty", "Adds a parameter to the enclosing function (builder API)."},
     {kR, "match_cast", F, Cl, "value, struct_info", "Casts `value` to a struct info, checked at run time; may bind new shape variables."},
     {kR, "match_cast", F, Cu, nullptr, "Casts `value` to a type, checked at run time; may bind new shape variables."},
     {kR, "emit", F, Cl, "value, annotate_struct_info=None", "Emits a binding of `value` (builder API)."},
     {kR, "emit", F, Cu, nullptr, "Emits a binding of `value` (builder API)."},
     {kR, "emit_match_cast", F, Cl, "value, struct_info", "Emits a match_cast binding (builder API)."},
     {kR, "emit_match_cast", F, Cu, nullptr, "Emits a match_cast binding (builder API)."},
-    {kR, "emit_with_sinfo", F, Cl, "name, args, sinfo_args", "Emits a call of a builtin with explicit struct info (builder API)."},
-    {kR, "emit_with_ty", F, Cu, nullptr, "Emits a call of a builtin with explicit types (builder API)."},
+    {kR, "emit_var_binding", F, B, "value", "Emits a variable binding (builder API)."},
+    {kR, "emit_with_sinfo", F, Cl, "op, args, sinfo_args=None", "A call of the named op with explicit struct info arguments (builder API)."},
+    {kR, "emit_with_type", F, Cu, "op, args, ty_args=None", "A call of the named op with explicit type arguments (builder API)."},
+    {kR, "emit_with_ty", F, Cu, "op, args, ty_args=None", "A call of the named op with explicit type arguments (as R.emit_with_type)."},
     {kR, "ExternFunc", F, B, "global_symbol", "A function defined outside the module, by symbol name."},
+    {kR, "ShapeExpr", F, B, "values", "A shape value from a list of dims."},
+    {kR, "TupleGetItem", F, B, "tuple_value, index", "Field `index` of a tuple value."},
+    {kR, "stop_lift_params", F, B, "x", "Marks where parameter lifting stops (the op relax.builtin.stop_lift_params)."},
+
+    // ---- R: runtime devices (tvm.runtime's constructors)
+    {kR, "device", F, B, "device_type, index=None", "A runtime device from a device type (name or code) and an index."},
+    {kR, "cpu", F, B, "dev_id=0", "A CPU device."},
+    {kR, "cuda", F, B, "dev_id=0", "A CUDA GPU device."},
+    {kR, "rocm", F, B, "dev_id=0", "A ROCm GPU device."},
+    {kR, "opencl", F, B, "dev_id=0", "An OpenCL device."},
+    {kR, "metal", F, B, "dev_id=0", "A Metal device."},
+    {kR, "vulkan", F, B, "dev_id=0", "A Vulkan device."},
+    {kR, "webgpu", F, B, "dev_id=0", "A WebGPU device."},
+    {kR, "hexagon", F, B, "dev_id=0", "A Hexagon device."},
+    {kR, "vpi", F, B, "dev_id=0", "A VPI simulated device."},
+    {kR, "ext_dev", F, B, "dev_id=0", "An extension device."},
 
     // ---- R: types (struct info annotations)
     {kR, "Tensor", Ty, B, "shape=None, dtype=None, vdevice=None, ndim=-1", "A tensor annotation: shape (with symbolic dims as strings or names) and dtype.", false, 1},
@@ -290,6 +321,8 @@ std::vector<ScriptName> BuildTable() {
     {kR, "Any", Ty, Cu, "", "An opaque value annotation."},
     {kR, "Prim", Ty, B, "dtype=None, value=None", "A TIR scalar annotation: a dtype, or a known value.", false, 0},
     {kR, "Callable", Ty, B, "params=None, ret=None, purity=None, derive_func=None", "A function annotation: parameter and return annotations and purity."},
+    {kR, "DTensor", Ty, B, TVMLS_DTENSOR_PARAMS, "A distributed tensor annotation: shape and dtype, a device mesh and a placement.", false, 1},
+    {kR, "device_mesh", F, B, "shape, device_ids", "A device mesh: its shape and its device ids (a list or a Range)."},
 
     // ---- R: sub-namespaces (their operators come from the op registry)
     {kR, "nn", Ns, B, nullptr, "Neural network operators: convolution, pooling, normalisation, activations."},
@@ -300,7 +333,25 @@ std::vector<ScriptName> BuildTable() {
     {kR, "image", Ns, B, nullptr, "Image operators: resize, grid sampling."},
     {kR, "grad", Ns, B, nullptr, "Gradient operators and checkpoint markers."},
     {kR, "dist", Ns, B, nullptr, "Distributed tensors: sharding annotations and redistribution."},
+    {kR, "dist.DTensor", Ty, B, TVMLS_DTENSOR_PARAMS, "A distributed tensor annotation (as R.DTensor).", false, 1},
+    {kR, "dist.device_mesh", F, B, "shape, device_ids", "A device mesh (as R.device_mesh)."},
+    {kR, "dist.call_tir", F, Cl, "func, args, out_sinfo, tir_vars=None", "call_tir with distributed tensor outputs."},
+    {kR, "dist.call_tir", F, Cu, "func, args, out_ty", "call_tir with distributed tensor outputs."},
+    {kR, "dist.const", F, Cl, "value, struct_info", "A distributed constant."},
+    {kR, "dist.const", F, Cu, "value, ty", "A distributed constant."},
     {kR, "vision", Ns, B, nullptr, "Vision operators: non-maximum suppression, ROI pooling."},
+
+    // ---- R: names in no TVM version's Relax namespace. The lowering has always let them through
+    // without an `unknown-op` warning (IsRelaxNonOperator); nothing offers or highlights them.
+    {kR, "seq_expr", F, No, nullptr, "Not a TVM name (R.SeqExpr is)."},
+    {kR, "vdevice", F, No, nullptr, "Not a TVM name (I.vdevice is)."},
+    {kR, "pyfunc", Kw, No, nullptr, "Not a TVM name (I.pyfunc is)."},
+    {kR, "prim_func", Kw, No, nullptr, "Not a TVM name (T.prim_func is)."},
+    {kR, "Var", F, No, nullptr, "Not a TVM name (relax.Var is not exported to R)."},
+    {kR, "DataflowVar", F, No, nullptr, "Not a TVM name (relax.DataflowVar is not exported to R)."},
+    {kR, "bind", F, No, nullptr, "Not a TVM name in the Relax namespace (T.bind is)."},
+    {kR, "func_is_pure", F, No, nullptr, "Not a TVM name."},
+    {kR, "is_dtype", F, No, nullptr, "Not a TVM name."},
 
     // ---- I
     {kI, "ir_module", Kw, Cl, "check_well_formed=True", "Decorator: a class whose methods are the functions of an IRModule."},
@@ -320,6 +371,7 @@ std::vector<ScriptName> BuildTable() {
 #undef TVMLS_BUFFER_TAIL_CURRENT
 #undef TVMLS_ALLOC_TAIL_CLASSIC
 #undef TVMLS_ALLOC_TAIL_CURRENT
+#undef TVMLS_DTENSOR_PARAMS
 
 }  // namespace
 
@@ -365,28 +417,7 @@ const ScriptName* FindScriptName(Dialect dialect, std::string_view path, bool cl
 std::vector<ParamText> ParseParams(const char* params) {
   std::vector<ParamText> out;
   if (params == nullptr) return out;
-  std::string_view text(params);
-  std::vector<std::string_view> pieces;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    } else if (c == ',' && depth == 0) {
-      pieces.push_back(text.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  pieces.push_back(text.substr(start));
+  std::vector<std::string_view> pieces = SplitTopLevel(params).pieces;
   bool keyword_only = false;
   auto trim = [](std::string_view s) {
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -422,62 +453,19 @@ std::vector<ParamText> ParseParams(const char* params) {
   return out;
 }
 
-namespace {
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  }
-  return true;
-}
-
-// Scalar dtype without lanes. Bit widths are checked per family.
-bool IsScalarDtype(std::string_view s) {
-  static const char* const kExact[] = {"bool", "void", "handle", "bfloat16", "float8_e4m3fn",
-                                       "float8_e4m3", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
-                                       "float8_e5m2", "float8_e5m2fnuz", "float8_e3m4",
-                                       "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
-                                       "float4_e2m1fn"};
-  for (const char* e : kExact) {
-    if (s == e) return true;
-  }
-  struct Family {
-    const char* prefix;
-    std::vector<std::string_view> bits;
-  };
-  static const Family kFamilies[] = {
-      {"int", {"1", "4", "8", "16", "32", "64"}},
-      {"uint", {"1", "4", "8", "16", "32", "64"}},
-      {"float", {"16", "32", "64"}},
-  };
-  for (const Family& f : kFamilies) {
-    std::string_view prefix(f.prefix);
-    if (s.substr(0, prefix.size()) != prefix) continue;
-    std::string_view rest = s.substr(prefix.size());
-    for (std::string_view b : f.bits) {
-      if (rest == b) return true;
+bool IsRelaxNonOperator(std::string_view path) {
+  const PathIndex& index = IndexOf(Dialect::kRelax);
+  // The shortest prefix of `path` ("dist", then "dist.call_tir") that names a row decides.
+  for (size_t end = path.find('.');; end = path.find('.', end + 1)) {
+    auto it = index.find(path.substr(0, end));
+    if (it == index.end()) return false;
+    bool ns = false;
+    for (const ScriptName* row : it->second) {
+      if (row->kind != NameKind::kNamespace) return true;
+      ns = true;
     }
+    if (!ns || end == std::string_view::npos) return false;
   }
-  return false;
 }
 
-}  // namespace
-
-bool IsDtypeName(std::string_view text) {
-  if (IsScalarDtype(text)) return true;
-  size_t x = text.rfind('x');
-  if (x == std::string_view::npos || x == 0) return false;
-  std::string_view lanes = text.substr(x + 1);
-  return AllDigits(lanes) && lanes.size() <= 5 && lanes[0] != '0' && IsScalarDtype(text.substr(0, x)) &&
-         text.substr(0, x) != "void" && text.substr(0, x) != "handle";
-}
-
-const std::vector<const char*>& ScalarDtypes() {
-  static const std::vector<const char*> names = {
-      "float32", "float16", "float64", "bfloat16", "int32", "int64", "int8", "int16", "uint8",
-      "uint16", "uint32", "uint64", "bool", "float8_e4m3fn", "float8_e5m2", "float4_e2m1fn"};
-  return names;
-}
-
-}  // namespace tvmls::analysis
+}  // namespace tvmls::vocab
