@@ -185,10 +185,13 @@ InferResult InferScatterNd(const OpInfo&, const std::vector<ArgValue>& args,
     }
     auto k = ind.back().AsConst();
     if (!k) {
+      if (types::HasOpaque({ind.back()})) return call.Unknown();  // maybe a constant to TVM
       call.Error(1, "scatter_nd needs a static extent for the last axis of indices, but got " +
                         DimsText(ind));
       return call.Unknown();
     }
+    // A huge extent is certainly wrong, but keep the arithmetic below overflow-free.
+    if (!SmallInt(Literal::Int(*k))) return call.Unknown();
     int64_t dn = static_cast<int64_t>(d.size()), in = static_cast<int64_t>(ind.size());
     if (dn + in - *k - 1 != static_cast<int64_t>(upd.size())) {
       call.Error(2,
