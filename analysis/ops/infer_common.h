@@ -243,6 +243,25 @@ TVMLS_DECLARE_INFER(InferConst);
 TVMLS_DECLARE_INFER(InferShapeLiteral);
 TVMLS_DECLARE_INFER(InferPrimValue);
 
+// infer_index.cc
+TVMLS_DECLARE_INFER(InferScatterElements);
+TVMLS_DECLARE_INFER(InferScatterNd);
+TVMLS_DECLARE_INFER(InferGatherElements);
+TVMLS_DECLARE_INFER(InferGatherNd);
+/// index_put(data, indices, values, accumulate): indices one tensor or a tuple of tensors.
+TVMLS_DECLARE_INFER(InferIndexPut);
+/// index_tensor(data, indices): indices a tuple of tensors.
+TVMLS_DECLARE_INFER(InferIndexTensor);
+/// slice_scatter(input_tensor, src, start, end, step, axis).
+TVMLS_DECLARE_INFER(InferSliceScatter);
+/// one_hot(indices, on_value, off_value, depth, axis): dtype of on_value.
+TVMLS_DECLARE_INFER(InferOneHot);
+TVMLS_DECLARE_INFER(InferReverseSequence);
+/// meshgrid(tensors, indexing): a Tuple of one tensor per input.
+TVMLS_DECLARE_INFER(InferMeshgrid);
+/// einsum(operands, subscripts): shape by topi::InferEinsumShape.
+TVMLS_DECLARE_INFER(InferEinsum);
+
 #undef TVMLS_DECLARE_INFER
 
 }  // namespace tvmls::ops

@@ -388,7 +388,7 @@ std::vector<OpInfo> GradImageIndexRows() {
         .Pure().Infer(InferInspect).ResultDType("int64")
         .Doc("Stride of one dim (compiler internal)."),
     Op("relax.einsum").Script("einsum").Params({Any("operands"), Attr("subscripts")})
-        .Pure().Infer(InferUnknown).Doc("Einstein summation over a tuple of operands."),
+        .Pure().Infer(InferEinsum).Doc("Einstein summation over a tuple of operands."),
     Op("relax.matmul").Script("matmul")
         .Params({Tensor("x1"), Tensor("x2"), Attr("out_dtype", "None")})
         .Pure().Infer(InferMatmul).Doc("Numpy-style matrix product with broadcast batch dims."),
@@ -419,15 +419,15 @@ std::vector<OpInfo> ManipulateRows() {
         .Pure().Infer(InferFlip).Doc("Reverses the order of elements along one axis."),
     Op("relax.gather_elements").Script("gather_elements")
         .Params({Tensor("data"), Tensor("indices"), Attr("axis", "0")})
-        .Pure().Infer(InferUnknown).Doc("Gathers elements along an axis (torch.gather)."),
+        .Pure().Infer(InferGatherElements).Doc("Gathers elements along an axis (torch.gather)."),
     Op("relax.gather_nd").Script("gather_nd")
         .Params({Tensor("data"), Tensor("indices"), Attr("batch_dims", "0")})
-        .Pure().Infer(InferUnknown).Doc("Gathers slices selected by the last dim of indices."),
+        .Pure().Infer(InferGatherNd).Doc("Gathers slices selected by the last dim of indices."),
     Op("relax.index_put").Script("index_put")
         .Params({Tensor("data"), Any("indices"), Tensor("values"), Attr("accumulate", "False")})
-        .Pure().Infer(InferUnknown).Doc("Writes values at tensor-indexed positions."),
+        .Pure().Infer(InferIndexPut).Doc("Writes values at tensor-indexed positions."),
     Op("relax.index_tensor").Script("index_tensor").Params({Tensor("data"), Any("indices")})
-        .Pure().Infer(InferUnknown)
+        .Pure().Infer(InferIndexTensor)
         .Doc("Advanced (numpy-style) indexing by a tuple of index tensors."),
     Op("relax.layout_transform").Script("layout_transform")
         .Params({Tensor("x"), Attr("index_map"), Attr("pad_value", "None"),
@@ -435,11 +435,11 @@ std::vector<OpInfo> ManipulateRows() {
                  Attr("input_axis_separators", "None").ClassicOnly()})
         .Pure().Infer(InferUnknown).Doc("Rearranges data by an index map."),
     Op("relax.meshgrid").Script("meshgrid").Params({Any("tensors"), Attr("indexing", "'ij'")})
-        .Pure().Infer(InferUnknown).Doc("Coordinate grids from a tuple of 1-D tensors."),
+        .Pure().Infer(InferMeshgrid).Doc("Coordinate grids from a tuple of 1-D tensors."),
     Op("relax.one_hot").Script("one_hot")
         .Params({Tensor("indices"), Prim("on_value"), Prim("off_value"), Attr("depth"),
                  Attr("axis", "-1")})
-        .Pure().Infer(InferUnknown)
+        .Pure().Infer(InferOneHot)
         .Doc("One-hot encoding of integer indices with a new depth axis."),
     Op("relax.permute_dims").Script("permute_dims").Params({Tensor("x"), Attr("axes", "None")})
         .Pure().Infer(InferPermuteDims).Doc("Permutes the dims (reverses them when axes is None)."),
@@ -452,19 +452,20 @@ std::vector<OpInfo> ManipulateRows() {
     Op("relax.reverse_sequence").Script("reverse_sequence")
         .Params({Tensor("data"), Tensor("seq_lengths"), Attr("seq_axis", "1"),
                  Attr("batch_axis", "0")})
-        .Pure().Infer(InferUnknown).Doc("Reverses variable-length prefixes along seq_axis."),
+        .Pure().Infer(InferReverseSequence)
+        .Doc("Reverses variable-length prefixes along seq_axis."),
     Op("relax.scatter_elements").Script("scatter_elements")
         .Params({Tensor("data"), Tensor("indices"), Tensor("updates"), Attr("axis", "0"),
                  Attr("reduction", "'update'")})
-        .Pure().Infer(InferUnknown).Doc("Scatters updates into data along an axis."),
+        .Pure().Infer(InferScatterElements).Doc("Scatters updates into data along an axis."),
     Op("relax.scatter_nd").Script("scatter_nd")
         .Params({Tensor("data"), Tensor("indices"), Tensor("updates"),
                  Attr("reduction", "'update'")})
-        .Pure().Infer(InferUnknown).Doc("Scatters updates into data at n-d indices."),
+        .Pure().Infer(InferScatterNd).Doc("Scatters updates into data at n-d indices."),
     Op("relax.slice_scatter").Script("slice_scatter")
         .Params({Tensor("input_tensor"), Tensor("src"), Prim("start"), Prim("end"), Prim("step"),
                  Attr("axis", "0")})
-        .Pure().Infer(InferUnknown).Doc("Writes src into a strided slice of the input."),
+        .Pure().Infer(InferSliceScatter).Doc("Writes src into a strided slice of the input."),
     Op("relax.split").Script("split")
         .Params({Tensor("x"), Attr("indices_or_sections"), Attr("axis", "0")})
         .Pure().Infer(InferSplit)
