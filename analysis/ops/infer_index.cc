@@ -15,6 +15,7 @@
 #include <map>
 
 #include "ops/infer_common.h"
+#include "vocab/dtype.h"
 
 namespace tvmls::ops {
 
@@ -25,12 +26,12 @@ namespace {
 
 /// A known dtype that is neither intN nor uintN (TVM: code not kDLInt/kDLUInt; bool is kDLBool).
 bool KnownNonInteger(const std::string& dtype) {
-  return types::IsKnownDType(dtype) && !types::IsIntDType(dtype);
+  return vocab::IsKnownDType(dtype) && !vocab::IsIntDType(dtype);
 }
 
 /// A known dtype that is not intN (TVM: code != kDLInt, so uintN and bool fail too).
 bool KnownNonSignedInt(const std::string& dtype) {
-  return types::IsKnownDType(dtype) && !(types::IsIntDType(dtype) && dtype.rfind("int", 0) == 0);
+  return vocab::IsKnownDType(dtype) && !(vocab::IsIntDType(dtype) && dtype.rfind("int", 0) == 0);
 }
 
 std::string VDeviceKey(const std::string& v) {
@@ -88,7 +89,7 @@ PrimOperand GetPrimOperand(const Call& call, size_t i) {
   }
   if (arg.info.kind == Kind::kPrim) {
     out.dtype = arg.info.dtype;
-    if (types::IsIntDType(out.dtype)) out.value = arg.info.prim_value;
+    if (vocab::IsIntDType(out.dtype)) out.value = arg.info.prim_value;
   }
   return out;
 }
@@ -277,7 +278,7 @@ InferResult InferGatherNd(const OpInfo&, const std::vector<ArgValue>& args,
     call.Error(2, "gather_nd requires batch_dims >= 0, but got " + std::to_string(*batch_dims));
     return call.Unknown();
   }
-  if (!indices->dtype.empty() && types::IsKnownDType(indices->dtype) && indices->dtype != "int64") {
+  if (!indices->dtype.empty() && vocab::IsKnownDType(indices->dtype) && indices->dtype != "int64") {
     call.Error(1, "gather_nd requires int64 indices, but got dtype " + indices->dtype);
     return call.Unknown();
   }
@@ -613,7 +614,7 @@ InferResult InferReverseSequence(const OpInfo&, const std::vector<ArgValue>& arg
       return call.Unknown();
     }
     const std::string& dt = lengths->dtype;
-    if (types::IsKnownDType(dt) && !(dt == "int32" || dt == "int64" || dt.rfind("int32x", 0) == 0 ||
+    if (vocab::IsKnownDType(dt) && !(dt == "int32" || dt == "int64" || dt.rfind("int32x", 0) == 0 ||
                                      dt.rfind("int64x", 0) == 0)) {
       call.Error(1, "reverse_sequence requires seq_lengths of dtype int32 or int64, but got " + dt);
       return call.Unknown();
