@@ -259,6 +259,7 @@ TVMLS_DECLARE_INFER(InferAllClassNonMaxSuppression);
 TVMLS_DECLARE_INFER(InferMultiboxTransformLoc);
 TVMLS_DECLARE_INFER(InferRoiAlign);
 TVMLS_DECLARE_INFER(InferRoiPool);
+TVMLS_DECLARE_INFER(InferLayoutTransform);
 
 #undef TVMLS_DECLARE_INFER
 

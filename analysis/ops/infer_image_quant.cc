@@ -193,6 +193,57 @@ std::optional<std::vector<Expr>> ResizeShape(Call& call, const std::vector<Expr>
   return out;
 }
 
+// ---- layout_transform ---------------------------------------------------------------------------
+
+// The extent TVM's IndexMap::MapShape gives one result of the map, for the forms whose extent
+// follows from the input dims without padding: a parameter itself (its dim), `v // c` and `v % c`
+// on a constant dim divisible by c (dim / c and c), and the fuse `a * c + b` of constant dims
+// with dim(b) == c (dim(a) * c). nullopt for anything else (TVM's iterator-map detection decides
+// those, with padding rules tvmls does not model).
+std::optional<Expr> MapExtent(const std::string& text, const std::vector<std::string>& params,
+                              const std::vector<Expr>& dims) {
+  std::string t;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) t.push_back(c);
+  }
+  auto dim_of = [&](const std::string& name) -> std::optional<Expr> {
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (params[i] == name) return dims[i];
+    }
+    return std::nullopt;
+  };
+  auto number = [](const std::string& s) -> std::optional<int64_t> {
+    if (s.empty() || s.size() > 9 ||
+        !std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+      return std::nullopt;
+    }
+    return std::stoll(s);
+  };
+  if (auto d = dim_of(t)) return d;
+  for (const char* op : {"//", "%"}) {
+    size_t at = t.find(op);
+    if (at == std::string::npos) continue;
+    auto d = dim_of(t.substr(0, at));
+    auto c = number(t.substr(at + std::string(op).size()));
+    if (!d || !c || *c <= 0) return std::nullopt;
+    auto dc = d->AsConst();
+    if (!dc || *dc % *c != 0) return std::nullopt;
+    return std::string(op) == "//" ? Expr(*dc / *c) : Expr(*c);
+  }
+  size_t star = t.find('*'), plus = t.find('+');
+  if (star != std::string::npos && plus != std::string::npos && star < plus) {
+    auto a = dim_of(t.substr(0, star));
+    auto c = number(t.substr(star + 1, plus - star - 1));
+    auto b = dim_of(t.substr(plus + 1));
+    if (!a || !b || !c) return std::nullopt;
+    auto ac = a->AsConst(), bc = b->AsConst();
+    if (!ac || !bc || *bc != *c || *ac < 1) return std::nullopt;
+    return Expr(*ac * *c);
+  }
+  return std::nullopt;
+}
+
 // ---- quantize / dequantize --------------------------------------------------------------------
 
 // Known shape: a scalar (shape ()) or every dim provably 1 -> true; a known other shape -> false;
@@ -831,6 +882,35 @@ InferResult InferMultiboxTransformLoc(const OpInfo&, const std::vector<ArgValue>
   return call.Done(StructInfo::Tuple(
       {MakeTensor(std::vector<Expr>{batch, num_anchors, 4}, -1, cls->dtype, v),
        MakeTensor(std::vector<Expr>{batch, num_classes, num_anchors}, -1, cls->dtype, v)}));
+}
+
+// InferTypeLayoutTransform (src/relax/op/tensor/manipulate.cc): the index map applied to the
+// shape. The pad_value dtype check is not mirrored (its dtype comes from the Python wrapper's
+// conversion against x's dtype).
+InferResult InferLayoutTransform(const OpInfo&, const std::vector<ArgValue>& args,
+                                 const InferContext& ctx) {
+  Call call(args, ctx);
+  const StructInfo* x = call.Tensor(0, "x");
+  if (!x) return call.Unknown();
+  const std::optional<Literal::Lambda>& map = call.Lit(1).lambda;
+  if (!map) return call.Unknown();
+  const int out_ndim = static_cast<int>(map->results.size());
+  StructInfo vague = MakeTensor(std::nullopt, out_ndim, x->dtype, x->vdevice);
+  if (x->ndim < 0) return call.Done(vague);
+  if (static_cast<int>(map->params.size()) != x->ndim) {
+    call.Error(1, "the index map takes " + std::to_string(map->params.size()) +
+                      " indices, but the input has ndim " + std::to_string(x->ndim) + " (" +
+                      call.Describe(0) + ")");
+    return call.Unknown();
+  }
+  if (!x->values) return call.Done(vague);
+  std::vector<Expr> out;
+  for (const std::string& result : map->results) {
+    auto extent = MapExtent(result, map->params, *x->values);
+    if (!extent) return call.Done(vague);
+    out.push_back(*extent);
+  }
+  return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 
 InferResult InferRoiAlign(const OpInfo&, const std::vector<ArgValue>& args,

@@ -432,7 +432,7 @@ std::vector<OpInfo> ManipulateRows() {
         .Params({Tensor("x"), Attr("index_map"), Attr("pad_value", "None"),
                  Attr("axis_separators", "None").ClassicOnly(),
                  Attr("input_axis_separators", "None").ClassicOnly()})
-        .Pure().Infer(InferUnknown).Doc("Rearranges data by an index map."),
+        .Pure().Infer(InferLayoutTransform).Doc("Rearranges data by an index map."),
     Op("relax.meshgrid").Script("meshgrid").Params({Any("tensors"), Attr("indexing", "'ij'")})
         .Pure().Infer(InferUnknown).Doc("Coordinate grids from a tuple of 1-D tensors."),
     Op("relax.one_hot").Script("one_hot")
