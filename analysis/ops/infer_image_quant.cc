@@ -412,8 +412,9 @@ InferResult Resize(const std::vector<ArgValue>& args, const InferContext& ctx, i
   Call call(args, ctx);
   const std::string canonical = spatial == 2 ? "NCHW" : "NCDHW";
   const StructInfo* data = call.Tensor(0, "data");
+  if (!data) return call.Unknown();
   auto size = ImageSize(call, 1, spatial, /*repeat_single=*/true);
-  if (!data || call.HasErrors()) return call.Unknown();
+  if (call.HasErrors()) return call.Unknown();
   if (size && size->ndim >= 0 && size->ndim != spatial) {
     call.Error(1, "size must have " + std::to_string(spatial) + " values (" +
                       canonical.substr(2) + "), but got " + std::to_string(size->ndim));
@@ -453,8 +454,9 @@ InferResult InferAffineGrid(const OpInfo&, const std::vector<ArgValue>& args,
                             const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
+  if (!data) return call.Unknown();
   auto size = ImageSize(call, 1, 2, /*repeat_single=*/false);
-  if (!data || call.HasErrors()) return call.Unknown();
+  if (call.HasErrors()) return call.Unknown();
   // TVM also rejects a Shape of unknown rank; tvmls stays silent there.
   if (!size || size->ndim < 0) return call.Unknown();
   const int s = size->ndim;
