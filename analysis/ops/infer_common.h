@@ -261,6 +261,23 @@ TVMLS_DECLARE_INFER(InferReverseSequence);
 TVMLS_DECLARE_INFER(InferMeshgrid);
 /// einsum(operands, subscripts): shape by topi::InferEinsumShape.
 TVMLS_DECLARE_INFER(InferEinsum);
+// infer_image_quant.cc
+/// image.resize2d / image.resize3d(data, size, roi, layout, ..., out_dtype).
+TVMLS_DECLARE_INFER(InferResize2D);
+TVMLS_DECLARE_INFER(InferResize3D);
+TVMLS_DECLARE_INFER(InferAffineGrid);
+TVMLS_DECLARE_INFER(InferQuantize);
+TVMLS_DECLARE_INFER(InferDequantize);
+TVMLS_DECLARE_INFER(InferMultinomialFromUniform);
+TVMLS_DECLARE_INFER(InferUnique);
+TVMLS_DECLARE_INFER(InferGroupNorm);
+TVMLS_DECLARE_INFER(InferGetValidCounts);
+TVMLS_DECLARE_INFER(InferNonMaxSuppression);
+TVMLS_DECLARE_INFER(InferAllClassNonMaxSuppression);
+TVMLS_DECLARE_INFER(InferMultiboxTransformLoc);
+TVMLS_DECLARE_INFER(InferRoiAlign);
+TVMLS_DECLARE_INFER(InferRoiPool);
+TVMLS_DECLARE_INFER(InferLayoutTransform);
 
 #undef TVMLS_DECLARE_INFER
 

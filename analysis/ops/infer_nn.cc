@@ -309,73 +309,95 @@ bool IsNonFloat(const std::string& dtype) {
   return !dtype.empty() && (dtype == "bool" || vocab::IsIntDType(dtype));
 }
 
-// NormCheckDtypeAndShape: each of `params` must match data's dtype, have ndim len(axes) and dims
-// not provably different from data.shape[axes]. Returns false on error; sets *unprovable.
-bool CheckNormParams(Call& call, const StructInfo& data, const std::vector<int>& axes,
-                     const std::vector<size_t>& params, bool* unprovable) {
+// TVM's NormCheckDtypeAndShape (src/relax/op/nn/nn.cc), shared by layer_norm / rms_norm /
+// batch_norm: the data must be float/bfloat, every parameter tensor (gamma, beta, ...) must have
+// the data's dtype and ndim len(axes), and the lengths data.shape[axes] and each parameter's
+// shape are compared pairwise against the first known list (the data's, else the first
+// parameter's): a provable difference is an error, and the first pair that cannot be proven
+// equal makes the result's shape unknown (later pairs are then not compared).
+//
+// Returns nullopt after recording an error, else whether the shape is unknown. A dtype or ndim
+// tvmls does not know is not compared (TVM rejects an unknown one against a known one), and a
+// parameter whose struct info tvmls does not know makes the shape unknown.
+std::optional<bool> NormCheck(Call& call, const StructInfo& data, const std::vector<size_t>& params,
+                              size_t axes_param) {
+  auto axes = SmallIntList(call.Lit(axes_param), true);
+  std::vector<int> normalized;
+  if (axes && data.ndim >= 0) {
+    auto n = NormalizeAxes(call, static_cast<int>(axes_param), data.ndim, *axes);
+    if (!n) return std::nullopt;
+    normalized = *n;
+  }
+  if (IsNonFloat(data.dtype)) {
+    call.Error(0, "normalization requires a floating-point input, but got dtype " + data.dtype);
+    return std::nullopt;
+  }
+  bool unknown = !axes;
   for (size_t p : params) {
     const StructInfo* t = call.Tensor(p);
     if (!t) {
-      if (call.HasErrors()) return false;
-      *unprovable = true;
+      if (call.HasErrors()) return std::nullopt;
+      unknown = true;
       continue;
     }
     if (!t->dtype.empty() && !data.dtype.empty() && t->dtype != data.dtype) {
       call.Error(static_cast<int>(p),
                  "dtype " + t->dtype + " differs from the data's " + data.dtype);
-      return false;
+      return std::nullopt;
     }
-    if (t->ndim >= 0 && t->ndim != static_cast<int>(axes.size())) {
-      call.Error(static_cast<int>(p), "expects a " + std::to_string(axes.size()) +
+    if (axes && t->ndim >= 0 && t->ndim != static_cast<int>(axes->size())) {
+      call.Error(static_cast<int>(p), "expects a " + std::to_string(axes->size()) +
                                           "-d tensor (one dim per normalized axis), but got " +
                                           call.Describe(p));
-      return false;
+      return std::nullopt;
     }
-    if (!t->values || !data.values) {
-      *unprovable = true;
-      continue;
-    }
-    for (size_t i = 0; i < axes.size(); ++i) {
-      const Expr& want = (*data.values)[static_cast<size_t>(axes[i])];
-      const Expr& got = (*t->values)[i];
+  }
+  if (unknown) return true;
+  // The known lists, in TVM's order: the data's lengths on the axes, then each parameter's shape.
+  struct Lengths {
+    size_t param;
+    std::vector<Expr> dims;
+  };
+  std::vector<Lengths> lists;
+  if (data.values) {
+    Lengths l{0, {}};
+    for (int a : normalized) l.dims.push_back((*data.values)[static_cast<size_t>(a)]);
+    lists.push_back(std::move(l));
+  }
+  for (size_t p : params) {
+    const StructInfo& t = call.Info(p);
+    if (t.values) lists.push_back({p, *t.values});
+  }
+  for (size_t i = 1; i < lists.size(); ++i) {
+    for (size_t d = 0; d < axes->size(); ++d) {
+      const Expr& want = lists[0].dims[d];
+      const Expr& got = lists[i].dims[d];
       if (ProvablyDifferent(call, want, got)) {
-        call.Error(static_cast<int>(p),
-                   "dim " + got.ToString() + " differs from the data's " + want.ToString() +
-                       " on axis " + std::to_string(axes[i]) + " (data: " + call.Describe(0) +
-                       ", got: " + call.Describe(p) + ")");
-        return false;
+        std::string against = lists[0].param == 0
+                                  ? "the data's " + want.ToString() + " on axis " +
+                                        std::to_string(normalized[d])
+                                  : want.ToString() + " of " + call.Describe(lists[0].param);
+        call.Error(static_cast<int>(lists[i].param),
+                   "dim " + got.ToString() + " differs from " + against + " (got " +
+                       call.Describe(lists[i].param) + ")");
+        return std::nullopt;
       }
-      if (!ProvablyEqual(call, want, got)) *unprovable = true;
+      if (!ProvablyEqual(call, want, got)) return true;
     }
   }
-  return true;
+  return false;
 }
 
-// Shared by layer_norm / rms_norm / batch_norm: data checks and axes. nullopt on error or when
-// nothing can be said.
-std::optional<std::vector<int>> NormAxes(Call& call, const StructInfo& data, size_t axes_param) {
-  if (IsNonFloat(data.dtype)) {
-    call.Error(0, "normalization requires a floating-point input, but got dtype " + data.dtype);
-    return std::nullopt;
-  }
-  auto axes = SmallIntList(call.Lit(axes_param), true);
-  if (!axes || data.ndim < 0) return std::nullopt;
-  return NormalizeAxes(call, static_cast<int>(axes_param), data.ndim, *axes);
-}
-
+// layer_norm / rms_norm (InferTypeLayerNorm / InferTypeRMSNorm): the data's type, or the same
+// dtype and ndim with an unknown shape.
 InferResult Norm(const std::vector<ArgValue>& args, const InferContext& ctx,
                  const std::vector<size_t>& params, size_t axes_param) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
   if (!data) return call.Unknown();
-  auto axes = NormAxes(call, *data, axes_param);
-  if (call.HasErrors()) return call.Unknown();
-  if (!axes) return call.Done(MakeTensor(std::nullopt, data->ndim, data->dtype, data->vdevice));
-  bool unprovable = false;
-  if (!CheckNormParams(call, *data, *axes, params, &unprovable)) return call.Unknown();
-  if (unprovable && data->values) {
-    return call.Done(MakeTensor(std::nullopt, data->ndim, data->dtype, data->vdevice));
-  }
+  auto unknown = NormCheck(call, *data, params, axes_param);
+  if (!unknown) return call.Unknown();
+  if (*unknown) return call.Done(MakeTensor(std::nullopt, data->ndim, data->dtype, data->vdevice));
   return call.Done(*data);
 }
 
@@ -417,25 +439,21 @@ InferResult InferRmsNorm(const OpInfo&, const std::vector<ArgValue>& args,
   return Norm(args, ctx, {1}, 2);
 }
 
+// InferTypeBatchNorm: (data, moving_mean, moving_var) types, or with unknown shapes (all of the
+// data's dtype) when the channel lengths are not provably equal.
 InferResult InferBatchNorm(const OpInfo&, const std::vector<ArgValue>& args,
                            const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* data = call.Tensor(0, "data");
   if (!data) return call.Unknown();
-  auto axes = NormAxes(call, *data, 5);
-  if (call.HasErrors()) return call.Unknown();
-  auto vague_param = [&](size_t p) {
-    const StructInfo& info = call.Info(p);
-    return MakeTensor(std::nullopt, 1, info.kind == Kind::kTensor ? info.dtype : data->dtype,
-                      data->vdevice);
-  };
-  StructInfo vague =
-      StructInfo::Tuple({MakeTensor(std::nullopt, data->ndim, data->dtype, data->vdevice),
-                         vague_param(3), vague_param(4)});
-  if (!axes) return call.Done(vague);
-  bool unprovable = false;
-  if (!CheckNormParams(call, *data, *axes, {1, 2, 3, 4}, &unprovable)) return call.Unknown();
-  if (unprovable) return call.Done(vague);
+  auto unknown = NormCheck(call, *data, {1, 2, 3, 4}, 5);
+  if (!unknown) return call.Unknown();
+  if (*unknown) {
+    return call.Done(
+        StructInfo::Tuple({MakeTensor(std::nullopt, data->ndim, data->dtype, data->vdevice),
+                           MakeTensor(std::nullopt, 1, data->dtype, data->vdevice),
+                           MakeTensor(std::nullopt, 1, data->dtype, data->vdevice)}));
+  }
   return call.Done(StructInfo::Tuple({*data, call.Info(3), call.Info(4)}));
 }
 
@@ -561,6 +579,8 @@ InferResult InferAttention(const OpInfo&, const std::vector<ArgValue>& args,
       MakeTensor(std::vector<Expr>{qs[0], qs[1], qs[2], vs[3]}, -1, q.dtype, q.vdevice));
 }
 
+// InferTypeCrossEntropy: a 0-d tensor; predictions and labels need the same dtype (binary
+// rule), vdevice, ndim, and no provably different dims.
 InferResult InferCrossEntropy(const OpInfo&, const std::vector<ArgValue>& args,
                               const InferContext& ctx) {
   Call call(args, ctx);
@@ -569,24 +589,136 @@ InferResult InferCrossEntropy(const OpInfo&, const std::vector<ArgValue>& args,
   if (!p || !l) return call.Unknown();
   auto dtype = ArithDType(call, 1, p->dtype, l->dtype, "cross_entropy_with_logits");
   if (!dtype) return call.Unknown();
-  return call.Done(MakeTensor(std::vector<Expr>{}, -1, *dtype, p->vdevice));
+  auto vdevice = BinaryVDevice(call, 1, p->vdevice, l->vdevice);
+  if (!vdevice) return call.Unknown();
+  if (p->ndim >= 0 && l->ndim >= 0 && p->ndim != l->ndim) {
+    call.Error(1, "labels must have the predictions' ndim " + std::to_string(p->ndim) +
+                      ", but got " + call.Describe(1));
+    return call.Unknown();
+  }
+  if (p->values && l->values) {
+    for (size_t i = 0; i < p->values->size() && i < l->values->size(); ++i) {
+      if (ProvablyDifferent(call, (*p->values)[i], (*l->values)[i])) {
+        call.Error(1, "labels dim " + std::to_string(i) + " is " + (*l->values)[i].ToString() +
+                          " but the predictions' is " + (*p->values)[i].ToString() +
+                          " (predictions: " + call.Describe(0) + ", labels: " + call.Describe(1) +
+                          ")");
+        return call.Unknown();
+      }
+    }
+  }
+  return call.Done(MakeTensor(std::vector<Expr>{}, -1, *dtype, *vdevice));
 }
 
+// InferTypeNLLLoss: predictions (N, C, d1..dk) or (C,), targets (N, d1..dk) or (), weights (C,).
+// reduction "none" gives (N, d1..dk) (() for (C,) predictions), "sum"/"mean" a 0-d tensor; the
+// dtype is the predictions' (with weights: the binary dtype rule of predictions and weights).
 InferResult InferNllLoss(const OpInfo&, const std::vector<ArgValue>& args,
                          const InferContext& ctx) {
   Call call(args, ctx);
-  const StructInfo* p = call.Tensor(0, "predictions");
-  const StructInfo* targets = call.Tensor(1, "targets");
-  if (!p || !targets) return call.Unknown();
+  // The reduction is validated when the call is built, before inference.
   auto reduction = call.Lit(3).AsString();
-  if (!reduction) return call.Unknown();
-  if (*reduction == "sum" || *reduction == "mean") {
-    return call.Done(MakeTensor(std::vector<Expr>{}, -1, p->dtype, p->vdevice));
+  if (reduction && *reduction != "none" && *reduction != "sum" && *reduction != "mean") {
+    call.Error(3,
+               "reduction must be \"mean\", \"sum\" or \"none\", but got \"" + *reduction + "\"");
+    return call.Unknown();
   }
-  if (*reduction == "none")
-    return call.Done(MakeTensor(targets->values, targets->ndim, p->dtype, p->vdevice));
-  call.Error(3, "reduction must be \"mean\", \"sum\" or \"none\", but got \"" + *reduction + "\"");
-  return call.Unknown();
+  const bool has_weights = call.Arg(2).present && !call.Lit(2).IsNone();
+  const StructInfo* w = nullptr;
+  if (has_weights) {
+    w = call.Tensor(2, "weights");
+    if (!w) return call.Unknown();
+  }
+  const StructInfo* p = call.Tensor(0, "predictions");
+  const StructInfo* t = call.Tensor(1, "targets");
+  if (!p || !t) return call.Unknown();
+  std::string dtype = p->dtype;
+  std::string vdevice = p->vdevice;
+  if (w) {
+    auto d = ArithDType(call, 2, p->dtype, w->dtype, "nll_loss");
+    if (!d) return call.Unknown();
+    auto v = BinaryVDevice(call, 2, p->vdevice, w->vdevice);
+    if (!v) return call.Unknown();
+    dtype = *d;
+    vdevice = *v;
+  }
+  if (!t->dtype.empty() && !vocab::IsIntDType(t->dtype) && vocab::IsKnownDType(t->dtype)) {
+    call.Error(1, "targets must have an int/uint dtype, but got " + t->dtype);
+    return call.Unknown();
+  }
+  int k = -1;
+  if (p->ndim >= 0) {
+    if (p->ndim < 1) {
+      call.Error(0, "predictions must have at least 1 dim, but got " + call.Describe(0));
+      return call.Unknown();
+    }
+    k = p->ndim <= 2 ? 0 : p->ndim - 2;
+  }
+  if (t->ndim >= 0) {
+    int k_targets = t->ndim <= 1 ? 0 : t->ndim - 1;
+    if (k >= 0 && k != k_targets) {
+      call.Error(1, "targets " + call.Describe(1) + " do not match predictions " +
+                        call.Describe(0) + " (expected (N, d1..dk) for (N, C, d1..dk), or () for (C,))");
+      return call.Unknown();
+    }
+  }
+  if (w && w->ndim >= 0 && w->ndim != 1) {
+    call.Error(2, "weights must be 1-d (C,), but got " + call.Describe(2));
+    return call.Unknown();
+  }
+  std::optional<Expr> n, c;
+  std::vector<Expr> out_shape;  // N, d1, ..., dk
+  if (p->values) {
+    const std::vector<Expr>& ps = *p->values;
+    if (ps.size() == 1) {
+      c = ps[0];
+    } else {
+      n = ps[0];
+      c = ps[1];
+      out_shape.push_back(ps[0]);
+      for (size_t i = 2; i < ps.size(); ++i) out_shape.push_back(ps[i]);
+    }
+  }
+  if (t->values) {
+    const std::vector<Expr>& ts = *t->values;
+    if (ts.empty()) {
+      if (n) {
+        call.Error(1, "targets are a scalar but predictions are (N, C, ...): " + call.Describe(0));
+        return call.Unknown();
+      }
+    } else {
+      if (n && ProvablyDifferent(call, *n, ts[0])) {
+        call.Error(1, "targets batch " + ts[0].ToString() + " differs from the predictions' " +
+                          n->ToString());
+        return call.Unknown();
+      }
+      if (!n && c) {
+        call.Error(1, "predictions are (C,) but targets are not a scalar: " + call.Describe(1));
+        return call.Unknown();
+      }
+      if (ts.size() >= 2 && p->values) {
+        for (size_t i = 1; i < ts.size() && i < out_shape.size(); ++i) {
+          if (ProvablyDifferent(call, out_shape[i], ts[i])) {
+            call.Error(1, "targets dim " + std::to_string(i) + " is " + ts[i].ToString() +
+                              " but the predictions' is " + out_shape[i].ToString());
+            return call.Unknown();
+          }
+        }
+      }
+    }
+  }
+  if (w && w->values && w->values->size() == 1 && c &&
+      ProvablyDifferent(call, *c, (*w->values)[0])) {
+    call.Error(2, "weights length " + (*w->values)[0].ToString() +
+                      " differs from the number of classes " + c->ToString());
+    return call.Unknown();
+  }
+  if (!reduction) return call.Unknown();
+  if (*reduction == "none") {
+    if (p->values) return call.Done(MakeTensor(out_shape, -1, dtype, vdevice));
+    return call.Done(MakeTensor(std::nullopt, p->ndim < 0 ? -1 : p->ndim - 1, dtype, vdevice));
+  }
+  return call.Done(MakeTensor(std::vector<Expr>{}, -1, dtype, vdevice));
 }
 
 }  // namespace tvmls::ops

@@ -330,7 +330,7 @@ std::vector<OpInfo> GradImageIndexRows() {
         .Pure().Infer(InferSecondArg).Doc("Gradient of take."),
     Op("relax.image.affine_grid").Script("image.affine_grid")
         .Params({Tensor("data"), Shape("size"), Attr("align_corners", "True")})
-        .Pure().Infer(InferUnknown).Doc("Sampling grid of an affine transform."),
+        .Pure().Infer(InferAffineGrid).Doc("Sampling grid of an affine transform."),
     Op("relax.image.grid_sample").Script("image.grid_sample")
         .Params({Tensor("data"), Tensor("grid"), Attr("method", "'bilinear'"),
                  Attr("layout", "'NCHW'"), Attr("padding_mode", "'zeros'"),
@@ -342,14 +342,14 @@ std::vector<OpInfo> GradImageIndexRows() {
                  Attr("rounding_method", "'round'"), Attr("cubic_alpha", "-0.75"),
                  Attr("cubic_exclude", "0"), Attr("extrapolation_value", "0.0"),
                  Attr("out_dtype", "None")})
-        .Pure().Infer(InferUnknown).Doc("2-D image resize."),
+        .Pure().Infer(InferResize2D).Doc("2-D image resize."),
     Op("relax.image.resize3d").Script("image.resize3d")
         .Params({Tensor("data"), Shape("size"), Attr("roi", "None"), Attr("layout", "'NCDHW'"),
                  Attr("method", "'linear'"), Attr("coordinate_transformation_mode", "'half_pixel'"),
                  Attr("rounding_method", "''"), Attr("cubic_alpha", "-0.75"),
                  Attr("cubic_exclude", "0"), Attr("extrapolation_value", "0.0"),
                  Attr("out_dtype", "None")})
-        .Pure().Infer(InferUnknown).Doc("3-D volume resize."),
+        .Pure().Infer(InferResize3D).Doc("3-D volume resize."),
     Op("relax.dynamic_strided_slice").Script("dynamic_strided_slice")
         .Params({Tensor("x"), Tensor("begin"), Tensor("end"), Tensor("strides")})
         .Pure().Infer(InferDynamicStridedSlice)
@@ -433,7 +433,7 @@ std::vector<OpInfo> ManipulateRows() {
         .Params({Tensor("x"), Attr("index_map"), Attr("pad_value", "None"),
                  Attr("axis_separators", "None").ClassicOnly(),
                  Attr("input_axis_separators", "None").ClassicOnly()})
-        .Pure().Infer(InferUnknown).Doc("Rearranges data by an index map."),
+        .Pure().Infer(InferLayoutTransform).Doc("Rearranges data by an index map."),
     Op("relax.meshgrid").Script("meshgrid").Params({Any("tensors"), Attr("indexing", "'ij'")})
         .Pure().Infer(InferMeshgrid).Doc("Coordinate grids from a tuple of 1-D tensors."),
     Op("relax.one_hot").Script("one_hot")
@@ -644,7 +644,7 @@ std::vector<OpInfo> NnRowsCToS() {
         .Params({Tensor("data"), Tensor("gamma"), Tensor("beta"), Attr("num_groups"),
                  Attr("channel_axis"), Attr("axes"), Attr("epsilon", "1e-05"),
                  Attr("center", "True"), Attr("scale", "True")})
-        .Pure().Infer(InferUnknown).Doc("Group normalization."),
+        .Pure().Infer(InferGroupNorm).Doc("Group normalization."),
     Op("relax.nn.instance_norm").Script("nn.instance_norm")
         .Params({Tensor("data"), Tensor("gamma"), Tensor("beta"), Attr("channel_axis"),
                  Attr("axes"), Attr("epsilon", "1e-05"), Attr("center", "True"),
@@ -714,12 +714,12 @@ std::vector<OpInfo> QuantizeStatisticsRows() {
     Op("relax.dequantize").Script("dequantize")
         .Params({Tensor("data"), Tensor("scale"), Tensor("zero_point"), Attr("axis", "-1"),
                  Attr("out_dtype", "'float32'")})
-        .Pure().Infer(InferUnknown)
+        .Pure().Infer(InferDequantize)
         .Doc("Converts quantized integers to floats with scale and zero point."),
     Op("relax.quantize").Script("quantize")
         .Params({Tensor("data"), Tensor("scale"), Tensor("zero_point"), Attr("axis", "-1"),
                  Attr("out_dtype", "'int8'")})
-        .Pure().Infer(InferUnknown)
+        .Pure().Infer(InferQuantize)
         .Doc("Converts floats to quantized integers with scale and zero point."),
     Op("relax.max").Script("max")
         .Params({Tensor("x"), Attr("axis", "None"), Attr("keepdims", "False")})
@@ -748,7 +748,7 @@ std::vector<OpInfo> QuantizeStatisticsRows() {
     Op("relax.multinomial_from_uniform").Script("multinomial_from_uniform")
         .Params({Tensor("prob"), Tensor("uniform_sample"), Tensor("sample_indices"),
                  Attr("dtype", "'int64'")})
-        .Pure().Infer(InferUnknown)
+        .Pure().Infer(InferMultinomialFromUniform)
         .Doc("Samples category indices from probabilities and uniform draws."),
   };
 }
@@ -775,7 +775,7 @@ std::vector<OpInfo> SearchSortVisionVmRows() {
         .Params({Tensor("x"), Prim("sorted", "True"), Prim("return_index", "False"),
                  Prim("return_inverse", "False"), Prim("return_counts", "False"),
                  Prim("axis", "None")})
-        .Pure().Infer(InferUnknown).Doc("Unique elements (with optional index/inverse/counts)."),
+        .Pure().Infer(InferUnique).Doc("Unique elements (with optional index/inverse/counts)."),
     Op("relax.argsort").Script("argsort")
         .Params({Tensor("data"), Attr("axis", "-1"), Attr("descending", "False"),
                  Attr("dtype", "'int32'")})
@@ -802,16 +802,17 @@ std::vector<OpInfo> SearchSortVisionVmRows() {
         .Params({Tensor("boxes"), Tensor("scores"), Tensor("max_output_boxes_per_class"),
                  Tensor("iou_threshold"), Tensor("score_threshold"),
                  Attr("output_format", "'onnx'")})
-        .Pure().Infer(InferUnknown).Doc("Non-max suppression over all classes (ONNX style)."),
+        .Pure().Infer(InferAllClassNonMaxSuppression)
+        .Doc("Non-max suppression over all classes (ONNX style)."),
     Op("relax.vision.get_valid_counts").Script("vision.get_valid_counts")
         .Params({Tensor("data"), Attr("score_threshold", "0"), Attr("id_index", "0"),
                  Attr("score_index", "1")})
-        .Pure().Infer(InferUnknown).Doc("Counts boxes above a score threshold and compacts them."),
+        .Pure().Infer(InferGetValidCounts).Doc("Counts boxes above a score threshold and compacts them."),
     Op("relax.vision.multibox_transform_loc").Script("vision.multibox_transform_loc")
         .Params({Tensor("cls_pred"), Tensor("loc_pred"), Tensor("anchor"), Attr("clip", "False"),
                  Attr("threshold", "0.0"), Attr("variances", "(1.0, 1.0, 1.0, 1.0)"),
                  Attr("keep_background", "True")})
-        .Pure().Infer(InferUnknown).Doc("Decodes SSD box predictions against anchors."),
+        .Pure().Infer(InferMultiboxTransformLoc).Doc("Decodes SSD box predictions against anchors."),
     Op("relax.vision.non_max_suppression").Script("vision.non_max_suppression")
         .Params({Tensor("data"), Tensor("valid_count"), Tensor("indices"),
                  Attr("max_output_size", "-1"), Attr("iou_threshold", "0.5"),
@@ -819,16 +820,16 @@ std::vector<OpInfo> SearchSortVisionVmRows() {
                  Attr("score_index", "1"), Attr("id_index", "0"), Attr("return_indices", "True"),
                  Attr("invalid_to_bottom", "False"), Attr("soft_nms_sigma", "0.0"),
                  Attr("score_threshold", "0.0")})
-        .Pure().Infer(InferUnknown).Doc("Non-max suppression of boxes."),
+        .Pure().Infer(InferNonMaxSuppression).Doc("Non-max suppression of boxes."),
     Op("relax.vision.roi_align").Script("vision.roi_align")
         .Params({Tensor("data"), Tensor("rois"), Attr("pooled_size"), Attr("spatial_scale"),
                  Attr("sample_ratio", "-1"), Attr("aligned", "False"), Attr("layout", "'NCHW'"),
                  Attr("mode", "'avg'")})
-        .Pure().Infer(InferUnknown).Doc("RoIAlign pooling of regions of interest."),
+        .Pure().Infer(InferRoiAlign).Doc("RoIAlign pooling of regions of interest."),
     Op("relax.vision.roi_pool").Script("vision.roi_pool")
         .Params({Tensor("data"), Tensor("rois"), Attr("pooled_size"), Attr("spatial_scale"),
                  Attr("layout", "'NCHW'")})
-        .Pure().Infer(InferUnknown).Doc("RoI max pooling of regions of interest."),
+        .Pure().Infer(InferRoiPool).Doc("RoI max pooling of regions of interest."),
     Op("relax.vm.alloc_storage").Script("vm.alloc_storage")
         .Params({Shape("shape"), Prim("runtime_device_index"), Any("dtype"),
                  Any("storage_scope", "'global'")})

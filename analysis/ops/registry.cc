@@ -2,6 +2,7 @@
 // signatures, ops::Infer and the Literal helpers.
 #include "ops/registry.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -156,6 +157,45 @@ bool IsNumberText(std::string_view s) {
   return true;
 }
 
+bool IsIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+// `lambda a, b: (expr, expr)` / `lambda a: expr`.
+std::optional<Literal::Lambda> ParseLambda(std::string_view s) {
+  constexpr std::string_view kLambda = "lambda";
+  if (s.substr(0, kLambda.size()) != kLambda || s.size() == kLambda.size()) return std::nullopt;
+  char after = s[kLambda.size()];
+  if (after != ' ' && after != ':') return std::nullopt;
+  size_t colon = s.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  Literal::Lambda out;
+  std::string_view params = Trim(s.substr(kLambda.size(), colon - kLambda.size()));
+  if (!params.empty()) {
+    auto names = SplitTopLevel(params);
+    if (!names) return std::nullopt;
+    for (std::string_view name : *names) {
+      if (!IsIdentifier(name)) return std::nullopt;
+      out.params.emplace_back(name);
+    }
+  }
+  std::string_view body = Trim(s.substr(colon + 1));
+  if (body.empty()) return std::nullopt;
+  if ((body.front() == '(' || body.front() == '[') && vocab::MatchingClose(body) == body.size() - 1 &&
+      (body.front() == '[' || body.substr(1, body.size() - 2).find(',') != std::string_view::npos)) {
+    auto results = SplitTopLevel(body.substr(1, body.size() - 2));
+    if (!results) return std::nullopt;
+    for (std::string_view r : *results) out.results.emplace_back(r);
+  } else {
+    out.results.emplace_back(body);
+  }
+  return out;
+}
+
 Literal ParseValue(std::string_view s, int depth) {
   s = Trim(s);
   Literal other;
@@ -196,6 +236,27 @@ Literal ParseValue(std::string_view s, int depth) {
     }
     double v = std::strtod(text.c_str(), &end);
     if (errno == 0 && end == text.c_str() + text.size()) return Literal::Float(v);
+    return other;
+  }
+  constexpr std::string_view kIndexMap = "T.index_map(";
+  if (s.substr(0, kIndexMap.size()) == kIndexMap && s.back() == ')') {
+    // T.index_map(lambda i, j: ..., index_dtype=...): the lambda is everything before the
+    // keyword arguments (its own parameter list has top-level commas).
+    auto parts = SplitTopLevel(s.substr(kIndexMap.size(), s.size() - kIndexMap.size() - 1));
+    if (!parts || parts->empty()) return other;
+    std::string lambda;
+    for (std::string_view part : *parts) {
+      size_t eq = part.find('=');
+      bool keyword = eq != std::string_view::npos && eq > 0 && IsIdentifier(Trim(part.substr(0, eq))) &&
+                     (eq + 1 >= part.size() || part[eq + 1] != '=');
+      if (keyword) break;
+      if (!lambda.empty()) lambda += ", ";
+      lambda += part;
+    }
+    return ParseValue(lambda, depth + 1);
+  }
+  if (auto lambda = ParseLambda(s)) {
+    other.lambda = std::move(lambda);
     return other;
   }
   if (auto e = arith::ParseExpr(s)) return Literal::FromExpr(*e);

@@ -102,6 +102,14 @@ struct Literal {
   std::vector<Literal> items;  // kList: a tuple or list literal, or the list inside R.shape([...])
   arith::Expr expr;            // kExpr: a symbolic integer (`n`, `n * 4`, `T.int64(3)`); also set
                                // for kInt (the same value)
+  /// A lambda, as layout_transform's index_map takes it: `lambda i, j: (j, i)`, also wrapped in
+  /// `T.index_map(...)`. Its parameter names and the texts of its results (one per element of a
+  /// returned tuple, or the single returned expression). The kind stays kOther.
+  struct Lambda {
+    std::vector<std::string> params;
+    std::vector<std::string> results;
+  };
+  std::optional<Lambda> lambda;
 
   /// The integer value of kInt, or of kExpr when constant.
   std::optional<int64_t> AsInt() const;
@@ -127,7 +135,8 @@ struct Literal {
 
 /// Parses the Python literal syntax of parameter defaults and simple attribute values: None,
 /// True/False, integers, floats (`1e-05`, `-0.75`), quoted strings, tuples and lists of those,
-/// `prim_value(0)` (the integer), and symbolic integer expressions (arith::ParseExpr, kExpr).
+/// `prim_value(0)` (the integer), symbolic integer expressions (arith::ParseExpr, kExpr), and
+/// lambdas (`lambda i: (i // 4, i % 4)`, `T.index_map(lambda ...)`: kOther with `lambda` set).
 /// Anything else gives Kind::kOther.
 Literal ParseLiteral(std::string_view text);
 
