@@ -31,6 +31,16 @@ bool IsStructInfoParam(const char* name) {
          std::strcmp(name, "out_ty") == 0 || std::strcmp(name, "ty_args") == 0;
 }
 
+// The dataflow block being lowered. At namespace scope, not nested in RelaxLowering: clang
+// cannot use a nested class's default member initializers (optional::emplace) before the
+// enclosing class is complete.
+struct DataflowState {
+  TSNode with_stmt{};
+  TSNode output_call{};
+  std::vector<std::string> bound;  // names bound in the block, in order
+  std::set<std::string> outputs;
+};
+
 class RelaxLowering {
  public:
   RelaxLowering(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn,
@@ -169,12 +179,6 @@ class RelaxLowering {
   };
   std::vector<int> removable_;  // symbols bound to provably pure values (unused-binding)
   std::map<int, int> joined_with_;  // else-branch symbol -> then-branch symbol of a joined name
-  struct DataflowState {
-    TSNode with_stmt{};
-    TSNode output_call{};
-    std::vector<std::string> bound;  // names bound in the block, in order
-    std::set<std::string> outputs;
-  };
   struct Escaped {
     TextRange def;
     TSNode output_call{};
