@@ -38,8 +38,9 @@ constexpr EraTag No = EraTag::kNeither;
   "shape=None, dtype=None, device_mesh=DeviceMesh([], Range(0, 1)), placement=\"\", *, ndim=-1"
 
 // clang-format off
-std::vector<ScriptName> BuildTable() {
-  return {
+// One section of the table (the order of sections is the table's order).
+void TirRows1(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- T: decorators and frames
     {kT, "prim_func", Kw, Cl, "private=False, check_well_formed=True", "Decorator: a TIR PrimFunc."},
     {kT, "prim_func", Kw, Cu, nullptr, "Decorator: a TIR PrimFunc (s_tir=True for schedulable blocks)."},
@@ -119,7 +120,13 @@ std::vector<ScriptName> BuildTable() {
     {kT, "comm_reducer", F, B, "combiner, identity", "A commutative reducer from a two-argument lambda and its identity values."},
     {kT, "index_map", F, B, "mapping, *, inverse_index_map=None, index_dtype=\"int64\"", "An index map from a lambda."},
     {kT, "iter_var", F, B, "v, dom, iter_type, thread_tag", "An iteration variable over `dom`."},
+  };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
 
+// One section of the table (the order of sections is the table's order).
+void TirRows2(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- T: dtypes (scalar constructors: `T.int32()` declares a variable, `T.int32(5)` a constant)
     {kT, "bool", Dt, B, "expr=None", "The bool dtype: a variable (no argument) or a constant/cast."},
     {kT, "int8", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit signed integer: a variable (no argument) or a constant/cast."},
@@ -149,7 +156,13 @@ std::vector<ScriptName> BuildTable() {
     {kT, "float8_e4m3fn", Dt, B, "expr=None", "8-bit float (4 exponent, 3 mantissa bits, finite): a variable or a constant/cast."},
     {kT, "float8_e5m2", Dt, B, "expr=None", "8-bit float (5 exponent, 2 mantissa bits): a variable or a constant/cast."},
     {kT, "float4_e2m1fn", Dt, B, "expr=None", "4-bit float (2 exponent, 1 mantissa bit): a variable or a constant/cast."},
+  };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
 
+// One section of the table (the order of sections is the table's order).
+void TirRows3(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- T: expressions
     {kT, "Cast", F, B, "dtype, value", "Converts `value` to `dtype`.", false, 0},
     {kT, "cast", F, B, "src, dtype", "Converts `src` to `dtype`.", false, 1},
@@ -234,7 +247,13 @@ std::vector<ScriptName> BuildTable() {
     {kT, "Call", F, B, "dtype, op, args", "A call of an intrinsic op returning `dtype`.", false, 0},
     {kT, "address_of", F, B, "obj", "The address of a buffer element."},
     {kT, "lookup_param", F, B, "param_name", "A parameter of the module by name."},
+  };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
 
+// One section of the table (the order of sections is the table's order).
+void TirRows4(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- T: calls and intrinsics
     {kT, "call_extern", F, B, "dtype, func_name, *args", "Calls an external C function returning `dtype`.", false, 0},
     {kT, "call_pure_extern", F, B, "dtype, func_name, *args", "Calls a side-effect-free external function returning `dtype`.", false, 0},
@@ -263,7 +282,13 @@ std::vector<ScriptName> BuildTable() {
     {kT, "tvm_warp_activemask", F, B, "", "The mask of active lanes of the warp."},
     {kT, "start_profile_intrinsic", F, B, "id", "Starts a profiling region."},
     {kT, "end_profile_intrinsic", F, B, "id", "Ends a profiling region."},
+  };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
 
+// One section of the table (the order of sections is the table's order).
+void RelaxRows1(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- R: decorators and frames
     {kR, "function", Kw, B, "pure=True, private=False, check_well_formed=True", "Decorator: a Relax function."},
     {kR, "macro", Kw, B, "hygienic=True", "Decorator: a Relax macro, expanded where it is called."},
@@ -352,7 +377,13 @@ std::vector<ScriptName> BuildTable() {
     {kR, "bind", F, No, nullptr, "Not a TVM name in the Relax namespace (T.bind is)."},
     {kR, "func_is_pure", F, No, nullptr, "Not a TVM name."},
     {kR, "is_dtype", F, No, nullptr, "Not a TVM name."},
+  };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
 
+// One section of the table (the order of sections is the table's order).
+void IrRows1(std::vector<ScriptName>* t) {
+  std::vector<ScriptName> rows = {
     // ---- I
     {kI, "ir_module", Kw, Cl, "check_well_formed=True", "Decorator: a class whose methods are the functions of an IRModule."},
     {kI, "ir_module", Kw, Cu, nullptr, "Decorator: a class whose methods are the functions of an IRModule."},
@@ -364,6 +395,18 @@ std::vector<ScriptName> BuildTable() {
     {kI, "GlobalVar", F, B, "name", "A reference to a module function by name."},
     {kI, "pyfunc", Kw, B, nullptr, "Decorator: a plain Python method of the module (not parsed as TVMScript)."},
   };
+  t->insert(t->end(), rows.begin(), rows.end());
+}
+
+std::vector<ScriptName> BuildTable() {
+  std::vector<ScriptName> t;
+  TirRows1(&t);
+  TirRows2(&t);
+  TirRows3(&t);
+  TirRows4(&t);
+  RelaxRows1(&t);
+  IrRows1(&t);
+  return t;
 }
 // clang-format on
 
