@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: a warnings-as-errors build with every test, then the same
-# tests under AddressSanitizer + UndefinedBehaviorSanitizer. The editor tests (label `editor`: the
-# real VS Code, Neovim, Emacs and Vim driving the release binary) run in the first build only.
+# The whole test suite, as CI runs it: a warnings-as-errors build with g++ and every test, then
+# the same tests built with clang (warnings as errors too) under AddressSanitizer +
+# UndefinedBehaviorSanitizer, so both compilers build the tree. The editor tests (label `editor`:
+# the real VS Code, Neovim, Emacs and Vim driving the release binary) run in the first build only.
 # Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,8 @@ cmake -S . -B build -G Ninja -DTVMLS_WERROR=ON
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-echo "== ASan + UBSan build and tests"
+echo "== clang ASan + UBSan build (-Werror) and tests"
+CC=clang CXX=clang++ \
 cmake -S . -B build-asan -G Ninja -DTVMLS_WERROR=ON -DTVMLS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
       -DTVMLS_BUILD_BENCH=OFF -DTVMLS_EDITOR_TESTS=OFF
 cmake --build build-asan -j "$jobs"

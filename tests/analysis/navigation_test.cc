@@ -183,8 +183,8 @@ const char* const kBroken[] = {
     "class A:\ndef f():\n  pass\n",                                // missing body
     "if x:\n    a\nelse\n    b\nelif:\n",                          // misplaced clauses
     ")))\n]]]\n(((\n# c\n# d\n",                                   // unmatched brackets
-    "@I.ir_module\nclass M:\n    @R.function\n    def main(x: R.Tensor((4,), \"float32\"):\n"
-    "        with R.dataflow():\n            lv = R.add(x,\n        return lv\n",  // half-typed
+    ("@I.ir_module\nclass M:\n    @R.function\n    def main(x: R.Tensor((4,), \"float32\"):\n"
+     "        with R.dataflow():\n            lv = R.add(x,\n        return lv\n"),  // half-typed
     "\"\"\"unterminated\n\nx = 1\n",                               // unterminated string
     "",
     "\n\n\n",
