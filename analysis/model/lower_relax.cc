@@ -1179,6 +1179,7 @@ class RelaxLowering {
       lowered[i] = LowerValue(node);
       values[i].info = lowered[i].info;
       values[i].literal = lowered[i].literal;
+      values[i].var = lowered[i].var;
     }
     // Positional arguments not bound to any parameter are still uses.
     for (size_t i = 0; i < args.positional.size(); ++i) {

@@ -168,6 +168,7 @@ std::optional<ShapeArg> GetShapeArg(Call& call, size_t param) {
   const StructInfo& info = arg.info;
   if (info.kind == types::Kind::kShape) {
     ShapeArg out;
+    out.var = arg.var;
     out.ndim = info.ndim;
     if (info.values) {
       out.dims = *info.values;
@@ -181,6 +182,14 @@ std::optional<ShapeArg> GetShapeArg(Call& call, size_t param) {
                                             call.Describe(param) + ")");
   }
   return std::nullopt;
+}
+
+StructInfo ShapedTensor(const ShapeArg& shape, const std::string& dtype,
+                        const std::string& vdevice) {
+  if (shape.var.empty()) return MakeTensor(shape.dims, shape.ndim, dtype, vdevice);
+  StructInfo out = MakeTensor(std::nullopt, shape.ndim, dtype, vdevice);
+  out.shape_var = shape.var;
+  return out;
 }
 
 // ---- Shared rules -------------------------------------------------------------------------

@@ -91,7 +91,14 @@ std::optional<int> NormalizeAxis(Call& call, int param, int ndim, int64_t axis);
 struct ShapeArg {
   std::optional<std::vector<arith::Expr>> dims;  // known values
   int ndim = -1;                                 // known rank (dims->size() when dims known)
+  /// The Shape-typed variable the argument is (ArgValue::var), empty for a literal shape.
+  std::string var;
 };
+/// The tensor TVM makes with `TensorType(/*shape=*/call->args[i], ...)`: shaped by the variable
+/// itself when the argument is a Shape-typed variable (`R.Tensor(s, dtype=...)`), else by the
+/// known dims (or rank).
+StructInfo ShapedTensor(const ShapeArg& shape, const std::string& dtype,
+                        const std::string& vdevice = "");
 /// nullopt when nothing is known; records an error at `param` when the argument is provably not
 /// a shape (a tensor, a tuple of tensors, ...).
 std::optional<ShapeArg> GetShapeArg(Call& call, size_t param);
@@ -278,6 +285,13 @@ TVMLS_DECLARE_INFER(InferMultiboxTransformLoc);
 TVMLS_DECLARE_INFER(InferRoiAlign);
 TVMLS_DECLARE_INFER(InferRoiPool);
 TVMLS_DECLARE_INFER(InferLayoutTransform);
+/// image.grid_sample(data, grid, method, layout, padding_mode, align_corners).
+TVMLS_DECLARE_INFER(InferGridSample);
+/// nn.instance_norm(data, gamma, beta, channel_axis, axes, epsilon, center, scale).
+TVMLS_DECLARE_INFER(InferInstanceNorm);
+/// nn.attention_var_len(queries, keys, values, seqstart_q, max_seqlen_q, seqstart_k,
+/// max_seqlen_k, ...): InferTypeAttention over the first three, every input a tensor.
+TVMLS_DECLARE_INFER(InferAttentionVarLen);
 
 #undef TVMLS_DECLARE_INFER
 

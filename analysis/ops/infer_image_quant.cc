@@ -926,4 +926,118 @@ InferResult InferRoiPool(const OpInfo&, const std::vector<ArgValue>& args,
   return RoiOp(args, ctx, /*align=*/false);
 }
 
+// InferTypeGridSample (src/relax/op/image/resize.cc): the data's layout converts to NCHW (to
+// NCDHW when the layout attribute is exactly "NCDHW") and data has its rank; the result has the
+// data's dims with the spatial ones taken from grid dims 2.. (grid is [N, 2, H_out, W_out] or
+// [N, 3, D_out, H_out, W_out]), and the data's dtype and vdevice.
+InferResult InferGridSample(const OpInfo&, const std::vector<ArgValue>& args,
+                            const InferContext& ctx) {
+  Call call(args, ctx);
+  const StructInfo* data = call.Tensor(0, "data");
+  const StructInfo* grid = call.Tensor(1, "grid");
+  if (!data || !grid) return call.Unknown();
+  auto layout_text = call.Lit(3).AsString();
+  if (!layout_text) return call.Done(MakeTensor(std::nullopt, -1, data->dtype, data->vdevice));
+  const bool ncdhw = *layout_text == "NCDHW";
+  const std::string canonical = ncdhw ? "NCDHW" : "NCHW";
+  auto layout = ParseLayout(call, 3, call.Lit(3), canonical);
+  if (!layout) return call.Unknown();
+  if (data->ndim >= 0 && data->ndim != layout->ndim) {
+    call.Error(0, "layout " + layout->text + " needs a " + std::to_string(layout->ndim) +
+                      "-d tensor, but got " + call.Describe(0));
+    return call.Unknown();
+  }
+  StructInfo vague = MakeTensor(std::nullopt, layout->ndim, data->dtype, data->vdevice);
+  if (!data->values || !grid->values) return call.Done(vague);
+  const size_t spatial = ncdhw ? 3 : 2;
+  const std::vector<Expr>& g = *grid->values;
+  if (g.size() < spatial + 2) {
+    // TVM reads grid dims 2..spatial+1 and fails on a grid with fewer dims.
+    call.Error(1, "grid must have " + std::to_string(spatial + 2) + " dims [N, " +
+                      std::to_string(spatial) + ", " + (ncdhw ? "D_out, " : "") +
+                      "H_out, W_out], but got " + call.Describe(1));
+    return call.Unknown();
+  }
+  if (layout->has_subaxes) return call.Done(vague);
+  std::vector<Expr> out = *data->values;
+  for (size_t i = 0; i < spatial; ++i) {
+    out[static_cast<size_t>(layout->canonical_to_user[2 + i])] = g[2 + i];
+  }
+  return call.Done(MakeTensor(out, -1, data->dtype, data->vdevice));
+}
+
+// InferTypeInstanceNorm (src/relax/op/nn/nn.cc): channel_axis and axes normalized against the
+// data's rank, channel_axis not in axes; gamma and beta of the data's dtype, 1-d, sized like the
+// channel axis. The result is the data's type.
+InferResult InferInstanceNorm(const OpInfo&, const std::vector<ArgValue>& args,
+                              const InferContext& ctx) {
+  Call call(args, ctx);
+  const StructInfo* data = call.Tensor(0, "data");
+  const StructInfo* gamma = call.Tensor(1, "gamma");
+  const StructInfo* beta = call.Tensor(2, "beta");
+  if (!data || !gamma || !beta) return call.Unknown();
+  int channel_axis = -1;
+  if (data->ndim >= 0) {
+    auto channel = SmallInt(call.Lit(3));
+    auto axes = SmallIntList(call.Lit(4), /*allow_scalar=*/false);
+    std::optional<int> c;
+    if (channel) {
+      c = NormalizeAxis(call, 3, data->ndim, *channel);
+      if (!c) return call.Unknown();
+    }
+    std::optional<std::vector<int>> normalized;
+    if (axes) {
+      normalized = NormalizeAxes(call, 4, data->ndim, *axes);
+      if (!normalized) return call.Unknown();
+    }
+    if (c && normalized &&
+        std::find(normalized->begin(), normalized->end(), *c) != normalized->end()) {
+      call.Error(4, "channel_axis " + std::to_string(*c) + " must not be in axes");
+      return call.Unknown();
+    }
+    if (c) channel_axis = *c;
+  }
+  std::optional<Expr> channels;
+  if (data->values && channel_axis >= 0) {
+    channels = (*data->values)[static_cast<size_t>(channel_axis)];
+  }
+  const StructInfo* params[] = {gamma, beta};
+  for (size_t i = 0; i < 2; ++i) {
+    const StructInfo& t = *params[i];
+    int p = static_cast<int>(i) + 1;
+    if (!t.dtype.empty() && !data->dtype.empty() && t.dtype != data->dtype) {
+      call.Error(p, "dtype " + t.dtype + " differs from the data's " + data->dtype);
+      return call.Unknown();
+    }
+    if (t.ndim >= 0 && t.ndim != 1) {
+      call.Error(p, "must be 1-d, but got " + call.Describe(static_cast<size_t>(p)));
+      return call.Unknown();
+    }
+    if (channels && t.values && ProvablyDifferent(call, *channels, (*t.values)[0])) {
+      call.Error(p, "size " + (*t.values)[0].ToString() + " differs from the data's channels " +
+                        channels->ToString() + " (axis " + std::to_string(channel_axis) + ")");
+      return call.Unknown();
+    }
+  }
+  return call.Done(*data);
+}
+
+// attention_var_len shares InferTypeAttention (src/relax/op/nn/attention.cc) with attention:
+// every one of its seven inputs must be a tensor (GetInputTensorType), and the result comes from
+// queries, keys and values alone.
+InferResult InferAttentionVarLen(const OpInfo& op, const std::vector<ArgValue>& args,
+                                 const InferContext& ctx) {
+  Call call(args, ctx);
+  const char* names[] = {"seqstart_q", "max_seqlen_q", "seqstart_k", "max_seqlen_k"};
+  for (size_t i = 3; i < 7; ++i) call.Tensor(i, names[i - 3]);
+  std::vector<ArgValue> qkv;
+  for (size_t i = 0; i < 3; ++i) qkv.push_back(call.Arg(i));
+  InferResult attention = InferAttention(op, qkv, ctx);
+  InferResult out = call.Done(attention.info);
+  for (const InferError& e : attention.errors) out.errors.push_back(e);
+  if (!out.errors.empty()) out.info = StructInfo::Unknown();
+  return out;
+}
+
+
 }  // namespace tvmls::ops

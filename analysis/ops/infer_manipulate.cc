@@ -69,7 +69,7 @@ InferResult InferBroadcastTo(const OpInfo&, const std::vector<ArgValue>& args,
       }
     }
   }
-  return call.Done(MakeTensor(target->dims, target->ndim, x->dtype, x->vdevice));
+  return call.Done(ShapedTensor(*target, x->dtype, x->vdevice));
 }
 
 InferResult InferConcat(const OpInfo&, const std::vector<ArgValue>& args, const InferContext& ctx) {
@@ -228,6 +228,11 @@ InferResult InferReshape(const OpInfo&, const std::vector<ArgValue>& args,
   const StructInfo* x = call.Tensor(0);
   auto target = GetShapeArg(call, 1);
   if (!x || !target) return call.Unknown();
+  // InferTypeReshape: a Shape-typed variable with known values gives those values; one without
+  // gives the variable itself as the shape.
+  if (!target->var.empty() && !target->dims) {
+    return call.Done(ShapedTensor(*target, x->dtype, x->vdevice));
+  }
   std::optional<std::vector<Expr>> dims = target->dims;
   // -1 and 0 in a literal shape are resolved when the call is built (needs x's shape values).
   if (dims && call.Lit(1).kind == Literal::Kind::kList) {
@@ -492,7 +497,7 @@ namespace {
 
 InferResult CollapseSum(Call& call, const StructInfo& data,
                         const std::optional<std::vector<Expr>>& target, int target_ndim,
-                        int param) {
+                        int param, const std::string& target_var = "") {
   if (data.ndim >= 0 && target_ndim >= 0 && target_ndim > data.ndim) {
     call.Error(param, "cannot collapse " + call.Describe(0) + " to a shape with more dims (" +
                           std::to_string(target_ndim) + ")");
@@ -512,7 +517,11 @@ InferResult CollapseSum(Call& call, const StructInfo& data,
       return call.Unknown();
     }
   }
-  return call.Done(MakeTensor(target, target_ndim, data.dtype, data.vdevice));
+  ShapeArg shape;
+  shape.dims = target;
+  shape.ndim = target_ndim;
+  shape.var = target_var;
+  return call.Done(ShapedTensor(shape, data.dtype, data.vdevice));
 }
 
 }  // namespace
@@ -532,7 +541,7 @@ InferResult InferCollapseSumTo(const OpInfo&, const std::vector<ArgValue>& args,
   const StructInfo* data = call.Tensor(0);
   auto target = GetShapeArg(call, 1);
   if (!data || !target) return call.Unknown();
-  return CollapseSum(call, *data, target->dims, target->ndim, 1);
+  return CollapseSum(call, *data, target->dims, target->ndim, 1, target->var);
 }
 
 // ---- Reductions (§5.8) --------------------------------------------------------------------

@@ -219,7 +219,7 @@ InferResult InferFull(const OpInfo&, const std::vector<ArgValue>& args, const In
   }
   if (!shape || !fill) return call.Unknown();
   std::string dtype = DTypeAttr(call.Lit(2)).value_or(fill->dtype);
-  return call.Done(MakeTensor(shape->dims, shape->ndim, dtype, fill->vdevice));
+  return call.Done(ShapedTensor(*shape, dtype, fill->vdevice));
 }
 
 InferResult InferFullLike(const OpInfo&, const std::vector<ArgValue>& args,
@@ -241,7 +241,7 @@ InferResult InferZerosOnes(const OpInfo&, const std::vector<ArgValue>& args,
   Call call(args, ctx);
   auto shape = GetShapeArg(call, 0);
   if (!shape) return call.Unknown();
-  return call.Done(MakeTensor(shape->dims, shape->ndim, DTypeAttr(call.Lit(1)).value_or("")));
+  return call.Done(ShapedTensor(*shape, DTypeAttr(call.Lit(1)).value_or("")));
 }
 
 InferResult InferZerosOnesLike(const OpInfo&, const std::vector<ArgValue>& args,

@@ -335,7 +335,7 @@ std::vector<OpInfo> GradImageIndexRows() {
         .Params({Tensor("data"), Tensor("grid"), Attr("method", "'bilinear'"),
                  Attr("layout", "'NCHW'"), Attr("padding_mode", "'zeros'"),
                  Attr("align_corners", "False")})
-        .Pure().Infer(InferUnknown).Doc("Samples data at grid positions."),
+        .Pure().Infer(InferGridSample).Doc("Samples data at grid positions."),
     Op("relax.image.resize2d").Script("image.resize2d")
         .Params({Tensor("data"), Shape("size"), Attr("roi", "None"), Attr("layout", "'NCHW'"),
                  Attr("method", "'linear'"), Attr("coordinate_transformation_mode", "'half_pixel'"),
@@ -559,7 +559,8 @@ std::vector<OpInfo> NnRowsAToC() {
                  Tensor("max_seqlen_q"), Tensor("seqstart_k", "None"),
                  Tensor("max_seqlen_k", "None"), Attr("scale", "None"), Attr("causal_mask", "None"),
                  Attr("window_size", "None")})
-        .Pure().Infer(InferUnknown).Doc("Attention over packed variable-length sequences."),
+        .Pure().Infer(InferAttentionVarLen)
+        .Doc("Attention over packed variable-length sequences."),
     Op("relax.nn.avg_pool1d").Script("nn.avg_pool1d")
         .Params({Tensor("data"), Attr("pool_size", "(1,)"), Attr("strides", "(1,)"),
                  Attr("padding", "(0, 0)"), Attr("dilation", "(1,)"), Attr("ceil_mode", "False"),
@@ -649,7 +650,7 @@ std::vector<OpInfo> NnRowsCToS() {
         .Params({Tensor("data"), Tensor("gamma"), Tensor("beta"), Attr("channel_axis"),
                  Attr("axes"), Attr("epsilon", "1e-05"), Attr("center", "True"),
                  Attr("scale", "True")})
-        .Pure().Infer(InferUnknown).Doc("Instance normalization."),
+        .Pure().Infer(InferInstanceNorm).Doc("Instance normalization."),
     Op("relax.nn.layer_norm").Script("nn.layer_norm")
         .Params({Tensor("data"), Tensor("gamma"), Tensor("beta"), Attr("axes"),
                  Attr("epsilon", "1e-05"), Attr("center", "True"), Attr("scale", "True")})

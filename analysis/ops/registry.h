@@ -148,6 +148,10 @@ struct ArgValue {
   types::StructInfo info;
   /// The literal view (Literal::Kind::kOther when the argument is not a literal).
   Literal literal;
+  /// The Relax variable's name when the argument is a plain variable reference (`s` in
+  /// `R.zeros(s, "float32")`); empty otherwise. TVM keeps a Shape-typed variable as the shape of
+  /// the result (`R.Tensor(s, dtype="float32")`).
+  std::string var;
   /// For parameters that take struct info annotations (out_sinfo/out_ty, sinfo_args/ty_args): the
   /// annotation as struct info (a list of annotations becomes a Tuple); nullopt otherwise.
   std::optional<types::StructInfo> annotation;

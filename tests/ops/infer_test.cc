@@ -6,7 +6,9 @@
 // `op` is the path after `R.` (either era's keywords work in the arguments), `arguments` are
 // positional values then `name=value` keywords (syntax in row_parser.h), and `expected` is the
 // exact printer spelling of the inferred struct info, `unknown` (silent, no errors), or
-// `error[i] text` (an error at parameter i whose message contains text). Symbolic variables of
+// `error[i] text` (an error at parameter i whose message contains text). An argument written as
+// struct info is a variable named `a<k>` by its position k in the row (`R.zeros(a0, ...)` with
+// `a0: R.Shape([2, 3])` infers `R.Tensor(a0, dtype=...)`). Symbolic variables of
 // a row are non-negative, as TVM assumes for variables from parameter annotations. `#` starts a
 // comment line. A failing row reports its file and line.
 #include <gtest/gtest.h>
@@ -73,6 +75,10 @@ Outcome RunRow(std::string_view op_path, std::string_view arg_text) {
     if (index < 0) continue;
     const RowArg& a = row_args[static_cast<size_t>(index)];
     args[i] = a.value;
+    // A struct info argument is a variable `a<k>` (k: its position in the row), as in the
+    // function tests/analysis/infer_rows_test.cc makes of the row: TVM keeps a Shape-typed
+    // variable as the shape of a result (`R.Tensor(a1, dtype="float32")`).
+    if (a.variable) args[i].var = "a" + std::to_string(index);
     if (!op->params[i].annotation) {
       args[i].annotation.reset();
       if (a.info_list) args[i].literal = Literal();

@@ -202,6 +202,9 @@ struct RowArg {
   ops::ArgValue value;
   /// A list or tuple of struct info: becomes an annotation list for annotation parameters.
   bool info_list = false;
+  /// Written as struct info (`R.Shape([2, 3])`, `R.Tensor(...)`): the value of a variable, the
+  /// parameter `a<i>` of the function a row becomes (i: the argument's position in the row).
+  bool variable = false;
   std::vector<types::StructInfo> items;
 };
 
@@ -234,6 +237,7 @@ inline std::optional<RowArg> ParseArg(std::string_view text) {
   if (auto info = ParseStructInfo(value)) {
     v.info = *info;
     v.annotation = *info;
+    arg.variable = true;
     return arg;
   }
   if (value.size() >= 2 && (value.front() == '(' || value.front() == '[') &&
