@@ -595,6 +595,56 @@ InferResult InferUnique(const OpInfo&, const std::vector<ArgValue>& args,
   return call.Done(StructInfo::Tuple(std::move(outputs)));
 }
 
+// The channel axis of group_norm / instance_norm (src/relax/op/nn/nn.cc): channel_axis and axes
+// normalized against the data's rank, channel_axis not among the axes. -1 when unknown; nullopt
+// after an error (reported).
+static std::optional<int> NormChannelAxis(Call& call, const StructInfo& data, size_t channel_param, size_t axes_param,
+                                   bool axes_allow_scalar) {
+  if (data.ndim < 0) return -1;
+  auto channel = SmallInt(call.Lit(channel_param));
+  auto axes = SmallIntList(call.Lit(axes_param), axes_allow_scalar);
+  std::optional<int> c;
+  if (channel) {
+    c = NormalizeAxis(call, channel_param, data.ndim, *channel);
+    if (!c) return std::nullopt;
+  }
+  std::optional<std::vector<int>> normalized;
+  if (axes) {
+    normalized = NormalizeAxes(call, axes_param, data.ndim, *axes);
+    if (!normalized) return std::nullopt;
+  }
+  if (c && normalized && std::find(normalized->begin(), normalized->end(), *c) != normalized->end()) {
+    call.Error(axes_param, "channel_axis " + std::to_string(*c) + " must not be in axes");
+    return std::nullopt;
+  }
+  return c ? *c : -1;
+}
+
+// gamma (param 1) and beta (param 2) of a norm: the data's dtype, 1-d, as long as the channels.
+// false after an error (reported).
+static bool CheckNormScaleAndShift(Call& call, const StructInfo& data, const StructInfo* gamma, const StructInfo* beta,
+                            const std::optional<Expr>& channels, int channel_axis) {
+  const StructInfo* params[] = {gamma, beta};
+  for (size_t i = 0; i < 2; ++i) {
+    const StructInfo& t = *params[i];
+    int p = static_cast<int>(i) + 1;
+    if (!t.dtype.empty() && !data.dtype.empty() && t.dtype != data.dtype) {
+      call.Error(p, "dtype " + t.dtype + " differs from the data's " + data.dtype);
+      return false;
+    }
+    if (t.ndim >= 0 && t.ndim != 1) {
+      call.Error(p, "must be 1-d, but got " + call.Describe(static_cast<size_t>(p)));
+      return false;
+    }
+    if (channels && t.values && ProvablyDifferent(call, *channels, (*t.values)[0])) {
+      call.Error(p, "size " + (*t.values)[0].ToString() + " differs from the data's channels " +
+                        channels->ToString() + " (axis " + std::to_string(channel_axis) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
 // InferTypeGroupNorm (src/relax/op/nn/nn.cc).
 InferResult InferGroupNorm(const OpInfo&, const std::vector<ArgValue>& args,
                            const InferContext& ctx) {
@@ -603,27 +653,9 @@ InferResult InferGroupNorm(const OpInfo&, const std::vector<ArgValue>& args,
   const StructInfo* gamma = call.Tensor(1, "gamma");
   const StructInfo* beta = call.Tensor(2, "beta");
   if (!data || !gamma || !beta) return call.Unknown();
-  int channel_axis = -1;
-  if (data->ndim >= 0) {
-    auto channel = SmallInt(call.Lit(4));
-    auto axes = SmallIntList(call.Lit(5), /*allow_scalar=*/true);
-    std::optional<int> c;
-    if (channel) {
-      c = NormalizeAxis(call, 4, data->ndim, *channel);
-      if (!c) return call.Unknown();
-    }
-    std::optional<std::vector<int>> normalized;
-    if (axes) {
-      normalized = NormalizeAxes(call, 5, data->ndim, *axes);
-      if (!normalized) return call.Unknown();
-    }
-    if (c && normalized &&
-        std::find(normalized->begin(), normalized->end(), *c) != normalized->end()) {
-      call.Error(5, "channel_axis " + std::to_string(*c) + " must not be in axes");
-      return call.Unknown();
-    }
-    if (c) channel_axis = *c;
-  }
+  std::optional<int> axis = NormChannelAxis(call, *data, 4, 5, /*axes_allow_scalar=*/true);
+  if (!axis) return call.Unknown();
+  int channel_axis = *axis;
   Code code = CodeOf(data->dtype);
   if (code != Code::kUnknown && code != Code::kFloat) {
     call.Error(0, "group_norm requires a float input (float16/32/64), but got dtype " +
@@ -642,24 +674,7 @@ InferResult InferGroupNorm(const OpInfo&, const std::vector<ArgValue>& args,
       return call.Unknown();
     }
   }
-  const StructInfo* params[] = {gamma, beta};
-  for (size_t i = 0; i < 2; ++i) {
-    const StructInfo& t = *params[i];
-    int p = static_cast<int>(i) + 1;
-    if (!t.dtype.empty() && !data->dtype.empty() && t.dtype != data->dtype) {
-      call.Error(p, "dtype " + t.dtype + " differs from the data's " + data->dtype);
-      return call.Unknown();
-    }
-    if (t.ndim >= 0 && t.ndim != 1) {
-      call.Error(p, "must be 1-d, but got " + call.Describe(static_cast<size_t>(p)));
-      return call.Unknown();
-    }
-    if (channels && t.values && ProvablyDifferent(call, *channels, (*t.values)[0])) {
-      call.Error(p, "size " + (*t.values)[0].ToString() + " differs from the data's channels " +
-                        channels->ToString() + " (axis " + std::to_string(channel_axis) + ")");
-      return call.Unknown();
-    }
-  }
+  if (!CheckNormScaleAndShift(call, *data, gamma, beta, channels, channel_axis)) return call.Unknown();
   return call.Done(*data);
 }
 
@@ -976,49 +991,14 @@ InferResult InferInstanceNorm(const OpInfo&, const std::vector<ArgValue>& args,
   const StructInfo* gamma = call.Tensor(1, "gamma");
   const StructInfo* beta = call.Tensor(2, "beta");
   if (!data || !gamma || !beta) return call.Unknown();
-  int channel_axis = -1;
-  if (data->ndim >= 0) {
-    auto channel = SmallInt(call.Lit(3));
-    auto axes = SmallIntList(call.Lit(4), /*allow_scalar=*/false);
-    std::optional<int> c;
-    if (channel) {
-      c = NormalizeAxis(call, 3, data->ndim, *channel);
-      if (!c) return call.Unknown();
-    }
-    std::optional<std::vector<int>> normalized;
-    if (axes) {
-      normalized = NormalizeAxes(call, 4, data->ndim, *axes);
-      if (!normalized) return call.Unknown();
-    }
-    if (c && normalized &&
-        std::find(normalized->begin(), normalized->end(), *c) != normalized->end()) {
-      call.Error(4, "channel_axis " + std::to_string(*c) + " must not be in axes");
-      return call.Unknown();
-    }
-    if (c) channel_axis = *c;
-  }
+  std::optional<int> axis = NormChannelAxis(call, *data, 3, 4, /*axes_allow_scalar=*/false);
+  if (!axis) return call.Unknown();
+  int channel_axis = *axis;
   std::optional<Expr> channels;
   if (data->values && channel_axis >= 0) {
     channels = (*data->values)[static_cast<size_t>(channel_axis)];
   }
-  const StructInfo* params[] = {gamma, beta};
-  for (size_t i = 0; i < 2; ++i) {
-    const StructInfo& t = *params[i];
-    int p = static_cast<int>(i) + 1;
-    if (!t.dtype.empty() && !data->dtype.empty() && t.dtype != data->dtype) {
-      call.Error(p, "dtype " + t.dtype + " differs from the data's " + data->dtype);
-      return call.Unknown();
-    }
-    if (t.ndim >= 0 && t.ndim != 1) {
-      call.Error(p, "must be 1-d, but got " + call.Describe(static_cast<size_t>(p)));
-      return call.Unknown();
-    }
-    if (channels && t.values && ProvablyDifferent(call, *channels, (*t.values)[0])) {
-      call.Error(p, "size " + (*t.values)[0].ToString() + " differs from the data's channels " +
-                        channels->ToString() + " (axis " + std::to_string(channel_axis) + ")");
-      return call.Unknown();
-    }
-  }
+  if (!CheckNormScaleAndShift(call, *data, gamma, beta, channels, channel_axis)) return call.Unknown();
   return call.Done(*data);
 }
 
