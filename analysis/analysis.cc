@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "check/check.h"
 #include "check/expected_failure.h"
 #include "check/suppressions.h"
 #include "model/discovery.h"
@@ -461,12 +462,9 @@ void Analyzer::Impl::AnalyzeFunctions(Top* top, const std::vector<FoundFunction>
     if (module_name.empty()) continue;
     auto [pos, inserted] = ctx.functions.emplace(c.fn->name, c.fn.get());
     if (!inserted) {
-      Diagnostic d;
       uint32_t fbase = ts_node_start_byte(f.def);
-      d.range = {c.fn->name_range.begin + fbase, c.fn->name_range.end + fbase};
-      d.code = "redefined-name";
-      d.message = "module " + module_name + " already defines a function named `" + c.fn->name + "`";
-      top->diagnostics.push_back(std::move(d));
+      TextRange name{c.fn->name_range.begin + fbase, c.fn->name_range.end + fbase};
+      top->diagnostics.push_back(check::DuplicateModuleFunction(name, module_name, c.fn->name));
     }
   }
   for (size_t i = 0; i < fns.size(); ++i) {

@@ -363,6 +363,11 @@ class Checks {
   Sink sink_;
 };
 
+/// A module defines two functions of one name (TVM's IRModule keeps one): redefined-name at the
+/// second definition's name (absolute range). Module-level, so the analyzer asks for it while it
+/// puts a module's functions together (check/well_formed.cc).
+Diagnostic DuplicateModuleFunction(TextRange name_range, const std::string& module, const std::string& function);
+
 /// The checks of one function, made at the first event (a function without events, or a
 /// signature lowered alone, costs nothing). The lowering's handle on the checks.
 class LazyChecks {

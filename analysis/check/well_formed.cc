@@ -110,4 +110,13 @@ class WellFormedCheck : public Check {
 
 std::unique_ptr<Check> MakeWellFormedCheck() { return std::make_unique<WellFormedCheck>(); }
 
+Diagnostic DuplicateModuleFunction(TextRange name_range, const std::string& module, const std::string& function) {
+  Diagnostic d;
+  d.range = name_range;
+  d.severity = Severity::kError;
+  d.code = "redefined-name";
+  d.message = "module " + module + " already defines a function named `" + function + "`";
+  return d;
+}
+
 }  // namespace tvmls::analysis::check
