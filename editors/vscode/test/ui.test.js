@@ -70,8 +70,13 @@ async function main() {
     };
     const problems = async () => {
       const label = await page.getAttribute('#status\\.problems', 'aria-label');
-      const m = /Errors: (\d+), Warnings: (\d+)/.exec(label || '') || [];
-      return { label, errors: Number(m[1] ?? (/No Problems/.test(label) ? 0 : NaN)), warnings: Number(m[2] ?? (/No Problems/.test(label) ? 0 : NaN)) };
+      // "Errors: 1, Warnings: 2", "Errors: 1, Infos: 1" (a kind with none is left out), "No Problems".
+      const count = (kind) => {
+        if (!label) return NaN;
+        const m = new RegExp(`${kind}: (\\d+)`).exec(label);
+        return m ? Number(m[1]) : 0;
+      };
+      return { label, errors: count('Errors'), warnings: count('Warnings') };
     };
 
     lap('workbench up');
@@ -150,11 +155,13 @@ async function main() {
     lap('dump hover done');
     // 3. Quick fix from the light bulb: the wrong `out` annotation gets the inferred one.
     // seed_b's preview tab was replaced by the dump, so only the dump's problems are counted.
+    // The wrong annotation is an error; the return that follows from it is information
+    // (return-annotation-mismatch), which the status bar does not count.
     const before = await h.waitFor('the Problems count of the dump', async () => {
       const p = await problems();
-      return p.errors >= 1 && p.warnings >= 1 ? p : undefined;
+      return p.errors >= 1 ? p : undefined;
     }, 15000);
-    check('Problems count before the fix: 1 error, 1 warning', before.errors === 1 && before.warnings === 1, before);
+    check('Problems count before the fix: 1 error, no warning', before.errors === 1 && before.warnings === 0, before);
     const outLine = 'out: R.Tensor((1, 128), dtype="float32") = R.matmul(lv2, w1)';
     const box = await (await token(DUMP, outLine, 'Tensor')).boundingBox();
     await page.mouse.click(box.x + 4, box.y + box.height / 2);
