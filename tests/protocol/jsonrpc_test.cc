@@ -24,7 +24,7 @@ void ExpectRejected(const std::string& text, int code, const json& id) {
   EXPECT_FALSE(r.error->message.empty());
 }
 
-TEST(ParseMessage, NestingIsLimitedBeforeParsing) {
+TEST(ParseMessage, NestingIsLimitedWhileParsing) {
   auto nested = [](int depth, const std::string& inner) {
     return std::string(static_cast<size_t>(depth), '[') + inner + std::string(static_cast<size_t>(depth), ']');
   };
@@ -39,7 +39,7 @@ TEST(ParseMessage, NestingIsLimitedBeforeParsing) {
   // Brackets inside strings, escaped quotes included, do not count.
   std::string quoted = R"({"jsonrpc":"2.0","method":"m","params":{"t":")" + std::string(200, '[') + R"(\"[["}})";
   EXPECT_FALSE(ParseMessage(quoted).error) << ParseMessage(quoted).error->message;
-  // Millions of levels: refused at once, without building a tree.
+  // Millions of levels: refused without building a deep tree.
   EXPECT_TRUE(ParseMessage(nested(5'000'000, "")).error);
 }
 
