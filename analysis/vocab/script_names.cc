@@ -21,7 +21,6 @@ constexpr NameKind Dt = NameKind::kDtype;
 constexpr EraTag B = EraTag::kBoth;
 constexpr EraTag Cl = EraTag::kClassic;
 constexpr EraTag Cu = EraTag::kCurrent;
-constexpr EraTag No = EraTag::kNeither;
 
 // Buffer declaration parameters. `buffer_type` and `axis_separators` are gone in the current era.
 #define TVMLS_BUFFER_TAIL_CLASSIC \
@@ -366,17 +365,6 @@ void RelaxRows1(std::vector<ScriptName>* t) {
     {kR, "dist.const", F, Cu, "value, ty", "A distributed constant."},
     {kR, "vision", Ns, B, nullptr, "Vision operators: non-maximum suppression, ROI pooling."},
 
-    // ---- R: names in no TVM version's Relax namespace. The lowering has always let them through
-    // without an `unknown-op` warning (IsRelaxNonOperator); nothing offers or highlights them.
-    {kR, "seq_expr", F, No, nullptr, "Not a TVM name (R.SeqExpr is)."},
-    {kR, "vdevice", F, No, nullptr, "Not a TVM name (I.vdevice is)."},
-    {kR, "pyfunc", Kw, No, nullptr, "Not a TVM name (I.pyfunc is)."},
-    {kR, "prim_func", Kw, No, nullptr, "Not a TVM name (T.prim_func is)."},
-    {kR, "Var", F, No, nullptr, "Not a TVM name (relax.Var is not exported to R)."},
-    {kR, "DataflowVar", F, No, nullptr, "Not a TVM name (relax.DataflowVar is not exported to R)."},
-    {kR, "bind", F, No, nullptr, "Not a TVM name in the Relax namespace (T.bind is)."},
-    {kR, "func_is_pure", F, No, nullptr, "Not a TVM name."},
-    {kR, "is_dtype", F, No, nullptr, "Not a TVM name."},
   };
   t->insert(t->end(), rows.begin(), rows.end());
 }

@@ -29,13 +29,9 @@ enum class Dialect { kIr, kRelax, kTir };
 /// Which TVMScript era knows a name or spelling (see ../shared/reference/tvmscript.md §0):
 /// classic is `tir` / `T.block` / `out_sinfo` (TVM up to 0.23), current is `tirx` / `T.sblock`
 /// / `out_ty`.
-/// kNeither: in no era of TVM. Such a row is never offered, highlighted or found by
-/// FindScriptName; it only keeps a name tvmls has always let through the lowering without an
-/// `unknown-op` warning (IsRelaxNonOperator), e.g. `R.seq_expr`.
-enum class EraTag { kBoth, kClassic, kCurrent, kNeither };
+enum class EraTag { kBoth, kClassic, kCurrent };
 
 /// Whether a name exists in a file that accepts the given eras (Aliases::classic / current).
-/// Never for kNeither.
 inline bool InEra(EraTag tag, bool classic, bool current) {
   return tag == EraTag::kBoth || (tag == EraTag::kClassic && classic) ||
          (tag == EraTag::kCurrent && current);
@@ -95,7 +91,7 @@ std::vector<ParamText> ParseParams(const char* params);
 /// Whether the lowering takes a call `R.<path>(...)` (path after the Relax alias: "Tensor",
 /// "emit_with_sinfo", "dist.call_tir", "nn.conv2d") as something other than an operator, so that
 /// it neither looks the path up in the op registry nor reports it unknown. The shortest prefix
-/// of `path` that has Relax rows decides, rows of every era counting (kNeither included): a
+/// of `path` that has Relax rows decides, rows of every era counting: a
 /// row that is not a sub-namespace makes it true (`Tensor`, `Tensor.x`, `dist.call_tir`); a
 /// sub-namespace passes to the next prefix (`nn`, then `nn.conv2d`); no row, or a path that
 /// ends at a sub-namespace, is false (looked up as an operator: `add`, `nn.conv2d`,
