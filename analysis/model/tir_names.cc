@@ -9,7 +9,6 @@
 #include "model/annotation.h"
 #include "model/lower_internal.h"
 #include "model/syntax_util.h"
-#include "vocab/dtype.h"
 #include "vocab/script_names.h"
 
 namespace tvmls::analysis {
@@ -128,8 +127,7 @@ class TirNameScan {
       sub += (i > 1 ? "." : "") + path[i];
       row = FindScriptName(Dialect::kTir, sub, aliases_.classic, aliases_.current);
       if (row == nullptr) {
-        if (i == 1 && vocab::IsKnownDType(sub)) return nullptr;  // T.float32x4 and friends
-        Unknown(n, alias + "." + sub);
+        Unknown(Prefix(n, path.size() - 1 - i), alias + "." + sub);
         return nullptr;
       }
       // Below a row that is not a namespace with described members: attributes of a value.
@@ -137,6 +135,12 @@ class TirNameScan {
     }
     fn_->hovers.push_back({Rel(n), SignatureText(alias, *row), row->doc});
     return row;
+  }
+
+  // The attribute `levels` objects inside `n` (`T.ptxx` of `T.ptxx.mma` is 1 level in).
+  static TSNode Prefix(TSNode n, size_t levels) {
+    for (size_t k = 0; k < levels && Is(n, "attribute"); ++k) n = Field(n, "object");
+    return n;
   }
 
   void Unknown(TSNode n, const std::string& spelling) {

@@ -189,7 +189,7 @@ const CompletionCase kCompletionCases[] = {
      {}},
     {"TirIntrinsicsClassic", Base::kClassic, Slot::kPrim, "T.‸", "",
      {"ptx_mma", "ptx_commit_group", "tvm_thread_allreduce", "call_pure_extern", "float32x4", "Select", "exp"},
-     {"ptx", "alloc_shared", "cta_id"}, "exp", {"x"}, "T.exp(x, span=None)"},
+     {"ptx", "alloc_shared", "cta_id"}, "exp", {"x"}, "T.exp(x)"},
     {"TirIntrinsicsCurrent", Base::kCurrent, Slot::kPrim, "T.‸", "",
      {"ptx", "cuda", "alloc_shared", "cta_id", "bf16", "tvm_thread_allreduce", "float8_e4m3fnx4", "exp"},
      {"ptx_mma", "block"}, "tvm_storage_sync", {"storage_scope"}, "T.tvm_storage_sync(storage_scope, is_load=False"},
