@@ -159,10 +159,23 @@ class TirNameScan {
     if (row.params == nullptr || row.kind == NameKind::kNamespace) return;
     CallArgs args = ArgsOf(call, text_);
     if (args.splat) return;  // *xs / **kw: the count is not known
+    // TVM's `_dtype_forward` wrappers (T.call_extern, T.reinterpret, ...) pass a `dtype=` keyword
+    // on as the first positional argument; for any signature that starts with `dtype` it binds
+    // the same parameter either way.
+    std::vector<vocab::ParamText> params = vocab::ParseParams(row.params);
+    const bool dtype_first = !params.empty() && params[0].name == "dtype" && !params[0].keyword_only;
     std::vector<std::string> keywords;
-    for (const auto& kw : args.keywords) keywords.push_back(kw.first);
+    size_t positional = args.positional.size();
+    for (const auto& kw : args.keywords) {
+      if (dtype_first && kw.first == "dtype") {
+        ++positional;
+      } else {
+        keywords.push_back(kw.first);
+      }
+    }
     size_t surplus_at = 0;
-    std::vector<std::string> problems = ArityProblems(row, args.positional.size(), keywords, &surplus_at);
+    std::vector<std::string> problems = ArityProblems(row, positional, keywords, &surplus_at);
+    if (positional != args.positional.size()) surplus_at = surplus_at == 0 ? 0 : surplus_at - 1;
     if (problems.empty()) return;
     check::OpCall c;
     c.spelling = std::string(TextOf(callee, text_));
