@@ -9,8 +9,12 @@
 //    reports only what it can prove); a constant tuple index out of range; a call of a Relax
 //    function with the wrong number of arguments, or an argument whose struct info provably
 //    contradicts the parameter's annotation (symbolic dims bound by the earlier arguments).
+//    The same for a `T.` call whose arguments do not fit the parameters of its row in the name
+//    table (too many positional arguments, a required one missing; keywords are not judged).
 //  - unknown-op (warning): an `R.` name tvmls does not know; the call's result is unknown, so
-//    nothing downstream is checked. A warning, not an error: TVM may have ops tvmls lacks.
+//    nothing downstream is checked. A warning, not an error: TVM may have ops tvmls lacks. Also a
+//    `T.` name the name table lacks for the file's era, named with the era that has it when the
+//    other one does (`T.sblock` in a classic file).
 #include "check/check.h"
 
 namespace tvmls::analysis::check {
@@ -28,8 +32,15 @@ class CallCheck : public Check {
   }
 
   void OnUnknownOp(const UnknownOp& u, Sink& sink) override {
+    if (!u.other_era.empty()) {
+      sink.Add(u.callee_range, Severity::kWarning, "unknown-op",
+               u.spelling + " exists only in the " + u.other_era + " TVMScript era, not in this file's");
+      return;
+    }
+    const bool tir = u.spelling.rfind("T.", 0) == 0;
     sink.Add(u.callee_range, Severity::kWarning, "unknown-op",
-             u.spelling + " is not an operator tvmls knows; its result is not checked");
+             u.spelling + (tir ? " is not a TIR name tvmls knows" : " is not an operator tvmls knows") +
+                 "; its result is not checked");
   }
 
   void OnTupleIndex(const TupleIndex& t, Sink& sink) override {

@@ -250,10 +250,15 @@ struct OpCall {
   std::vector<Problem> inference_errors;   // provable conflicts (shapes, axes, dtypes, ...)
 };
 
-/// `R.<name>(...)` where `<name>` is neither an operator nor another name of the Relax namespace.
+/// `R.<name>(...)` where `<name>` is neither an operator nor another name of the Relax namespace;
+/// `T.<name>` (called or not) where the TIR name table (vocab/script_names.h) has no row for
+/// `<name>` in the file's era.
 struct UnknownOp {
   TextRange callee_range;
-  std::string spelling;  // "R.nn.not_an_op"
+  std::string spelling;  // "R.nn.not_an_op", "T.expp"
+  /// A `T.` name that only the other era has: that era, as "classic (`tir`)" or "current
+  /// (`tirx`)"; "" when no era has it.
+  std::string other_era;
 };
 
 /// `t[i]` with a constant index on a value known to be a tuple.

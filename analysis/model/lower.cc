@@ -48,6 +48,7 @@ void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, Func
   } else {
     LowerRelaxBody(def, text, ctx, fn);
   }
+  LowerTirNames(def, text, *ctx.aliases, fn);
 }
 
 }  // namespace tvmls::analysis

@@ -25,6 +25,12 @@ void LowerRelaxSignature(TSNode def, std::string_view text, const Aliases& alias
                          FunctionModel* fn);
 void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,
                     FunctionModel* fn);
+/// The `T.` names anywhere in the function at `def` (decorators and signature included), against
+/// the TIR rows of vocab/script_names.h for the file's era: a hover span for each known name
+/// (signature and doc), check::UnknownOp for a name without a row (the first unknown segment:
+/// `T.axis.foo`, not what follows a non-namespace row), check::OpCall for a call whose positional
+/// count or required parameters do not fit its row. Appends to `fn`'s hovers and diagnostics.
+void LowerTirNames(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
 
 }  // namespace tvmls::analysis
 

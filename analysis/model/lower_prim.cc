@@ -593,6 +593,7 @@ void LowerPrimBody(TSNode def, std::string_view text, const Aliases& aliases, Fu
                    const ModuleContext* ctx) {
   fn->symbols.clear();
   fn->diagnostics.clear();
+  fn->hovers.clear();
   // The signature pass reports the parameters' axis separators, so it runs again with the body
   // (same text, same signature and hash).
   fn->prim = PrimSignature{};

@@ -8,6 +8,9 @@
 
 namespace tvmls::vocab {
 
+// The `T.` rows generated from TVM's source (script_names_tir.cc, by gen_tir_names.py).
+void TirGeneratedRows(std::vector<ScriptName>* t);
+
 namespace {
 
 constexpr Dialect kT = Dialect::kTir;
@@ -27,12 +30,13 @@ constexpr EraTag Cu = EraTag::kCurrent;
   "data=None, strides=None, elem_offset=None, scope=\"global\", align=0, offset_factor=0, " \
   "buffer_type=\"\", axis_separators=None"
 #define TVMLS_BUFFER_TAIL_CURRENT \
-  "data=None, strides=None, elem_offset=None, scope=\"global\", align=0, offset_factor=0"
+  "data=None, strides=None, elem_offset=None, byte_offset=None, scope=\"global\", align=0, offset_factor=0, " \
+  "layout=\"default\""
 #define TVMLS_ALLOC_TAIL_CLASSIC \
   "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0, " \
   "buffer_type=\"default\", axis_separators=None"
 #define TVMLS_ALLOC_TAIL_CURRENT \
-  "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0"
+  "data=None, strides=None, elem_offset=None, scope=\"global\", align=-1, offset_factor=0, layout=\"default\""
 #define TVMLS_DTENSOR_PARAMS \
   "shape=None, dtype=None, device_mesh=DeviceMesh([], Range(0, 1)), placement=\"\", *, ndim=-1"
 
@@ -41,14 +45,15 @@ constexpr EraTag Cu = EraTag::kCurrent;
 void TirRows1(std::vector<ScriptName>* t) {
   std::vector<ScriptName> rows = {
     // ---- T: decorators and frames
-    {kT, "prim_func", Kw, Cl, "private=False, check_well_formed=True", "Decorator: a TIR PrimFunc."},
+    {kT, "prim_func", Kw, Cl, "func=None, private=False, check_well_formed=True", "Decorator: a TIR PrimFunc."},
     {kT, "prim_func", Kw, Cu, nullptr, "Decorator: a TIR PrimFunc (s_tir=True for schedulable blocks)."},
-    {kT, "macro", Kw, B, "hygienic=True", "Decorator: a TIR macro, expanded where it is called."},
+    {kT, "macro", Kw, B, "*args, hygienic=True", "Decorator: a TIR macro, expanded where it is called."},
     {kT, "block", Kw, Cl, "name=\"\", no_realize=False", "`with T.block(name):` a block with its own iteration domain."},
-    {kT, "sblock", Kw, Cu, "name=\"\", no_realize=False", "`with T.sblock(name):` a schedulable block with its own iteration domain."},
+    {kT, "sblock", Kw, Cu, "name=\"\", no_realize=False, exec_scope=\"\"", "`with T.sblock(name):` a schedulable block with its own iteration domain."},
     {kT, "init", Kw, B, "", "`with T.init():` the reduction initialisation of the enclosing block."},
     {kT, "launch_thread", Kw, B, "thread, extent", "Binds a thread axis (`\"threadIdx.x\"` or an env_thread) with an extent."},
-    {kT, "attr", Kw, B, "node, attr_key, value", "`with T.attr(node, key, value):` an attribute statement around its body."},
+    {kT, "attr", Kw, Cl, "node, attr_key, value", "`with T.attr(node, key, value):` an attribute statement around its body."},
+    {kT, "attr", Kw, Cu, "node_or_dict, attr_key=None, value=None", "`with T.attr(node, key, value):` an attribute statement around its body."},
     {kT, "realize", Kw, Cl, "buffer_slice, storage_scope, condition=True", "`with T.realize(region, scope):` realizes a buffer region (classic only)."},
     {kT, "allocate", F, Cl, "extents, dtype, scope=\"global\", condition=None, annotations=None", "Allocates a data pointer of the given extents (classic only).", false, 1},
     {kT, "allocate_const", F, Cl, "data, dtype, extents, annotations=None", "Allocates constant data (classic only).", false, 1},
@@ -78,24 +83,28 @@ void TirRows1(std::vector<ScriptName>* t) {
     {kT, "block_attr", F, Cl, "attrs", "Annotations of the enclosing block (a dict)."},
     {kT, "sblock_attr", F, Cu, "attrs", "Annotations of the enclosing sblock (a dict)."},
     {kT, "alloc_buffer", F, Cl, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CLASSIC, "Allocates a buffer in the enclosing block (the root block at function level).", false, 1},
-    {kT, "alloc_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT, "Allocates a buffer from here to the end of the enclosing scope.", false, 1},
-    {kT, "sblock_alloc_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT, "Allocates a buffer owned by the enclosing sblock.", false, 1},
+    {kT, "alloc_buffer", F, Cu, "shape, dtype=\"float32\", data=None, strides=None, elem_offset=None, byte_offset=None, scope=\"global\", align=-1, offset_factor=0, layout=\"default\", allocated_addr=None, annotations=None", "Allocates a buffer from here to the end of the enclosing scope.", false, 1},
+    {kT, "sblock_alloc_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_ALLOC_TAIL_CURRENT ", allocated_addr=None", "Allocates a buffer owned by the enclosing sblock.", false, 1},
     {kT, "decl_buffer", F, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer over existing data (usually `data=` a pointer).", false, 1},
-    {kT, "decl_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT, "Declares a buffer over existing data (usually `data=` a pointer).", false, 1},
+    {kT, "decl_buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT ", allocated_addr=None", "Declares a buffer over existing data (usually `data=` a pointer).", false, 1},
 
     // ---- T: loops
-    {kT, "serial", F, B, "start, stop=None, *, annotations=None", "A sequential loop over [start, stop) (or [0, start))."},
-    {kT, "parallel", F, B, "start, stop=None, *, annotations=None", "A parallel loop over [start, stop) (or [0, start))."},
-    {kT, "vectorized", F, B, "start, stop=None, *, annotations=None", "A vectorized loop over [start, stop) (or [0, start))."},
-    {kT, "unroll", F, B, "start, stop=None, *, annotations=None", "An unrolled loop over [start, stop) (or [0, start))."},
+    {kT, "serial", F, Cl, "start, stop=None, *, annotations=None, step=None", "A sequential loop over [start, stop) (or [0, start))."},
+    {kT, "serial", F, Cu, "start, stop=None, *, annotations=None, step=None, unroll=None, dtype=None", "A sequential loop over [start, stop) (or [0, start))."},
+    {kT, "parallel", F, Cl, "start, stop=None, *, annotations=None, step=None", "A parallel loop over [start, stop) (or [0, start))."},
+    {kT, "parallel", F, Cu, "start, stop=None, *, annotations=None, step=None, dtype=None", "A parallel loop over [start, stop) (or [0, start))."},
+    {kT, "vectorized", F, Cl, "start, stop=None, *, annotations=None, step=None", "A vectorized loop over [start, stop) (or [0, start))."},
+    {kT, "vectorized", F, Cu, "start, stop=None, *, annotations=None, step=None, dtype=None", "A vectorized loop over [start, stop) (or [0, start))."},
+    {kT, "unroll", F, Cl, "start, stop=None, *, annotations=None, step=None", "An unrolled loop over [start, stop) (or [0, start))."},
+    {kT, "unroll", F, Cu, "start, stop=None, *, annotations=None, step=None, dtype=None", "An unrolled loop over [start, stop) (or [0, start))."},
     {kT, "thread_binding", F, B, "start, stop=None, thread=None, *, annotations=None", "A loop bound to a thread axis such as \"threadIdx.x\"."},
-    {kT, "grid", F, B, "*extents", "Nested serial loops, one per extent: `for i, j in T.grid(m, n)`."},
+    {kT, "grid", F, Cl, "*extents", "Nested serial loops, one per extent: `for i, j in T.grid(m, n)`."},
+    {kT, "grid", F, Cu, "*extents, dtype=None", "Nested serial loops, one per extent: `for i, j in T.grid(m, n)`."},
 
     // ---- T: statements
     {kT, "env_thread", F, B, "thread_tag, dtype=\"int32\"", "A thread axis variable, launched later with T.launch_thread.", false, 1},
     {kT, "evaluate", F, B, "value", "Evaluates an expression for its side effects."},
     {kT, "buffer_store", F, B, "buffer, value, indices, predicate=None", "Stores `value` into `buffer` at `indices`."},
-    {kT, "prefetch", F, B, "buffer, bounds", "A prefetch hint for a region of a buffer."},
     {kT, "bind", F, Cu, nullptr, "Binds a value to a new immutable variable (the current era's let statement)."},
     {kT, "let", F, Cl, "v, value, body=None", "Let binding of `v` to `value` (deprecated: use T.Let or an assignment).", true},
     {kT, "let", Ty, Cu, nullptr, "Annotation of an immutable binding: `x: T.let[T.int32] = value`."},
@@ -104,11 +113,13 @@ void TirRows1(std::vector<ScriptName>* t) {
     // ---- T: types
     {kT, "Buffer", Ty, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "A TIR buffer: parameter annotation or buffer declaration.", false, 1},
     {kT, "Buffer", Ty, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT, "A TIR buffer: parameter annotation or buffer declaration.", false, 1},
-    {kT, "buffer", F, B, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer object (as T.Buffer).", false, 1},
+    {kT, "buffer", F, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer object (as T.Buffer).", false, 1},
+    {kT, "buffer", F, Cu, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CURRENT ", allocated_addr=None, buffer_name=\"\"", "Declares a buffer object (as T.Buffer).", false, 1},
     {kT, "buffer_decl", F, Cl, "shape, dtype=\"float32\", " TVMLS_BUFFER_TAIL_CLASSIC, "Declares a buffer object (deprecated: use T.Buffer).", true, 1},
     {kT, "handle", Ty, Cl, "dtype=None, storage_scope=\"global\", *, is_size_var=False", "An opaque pointer: a PrimFunc parameter bound by T.match_buffer, or a data pointer.", false, 0},
     {kT, "handle", Ty, Cu, "dtype=None, storage_scope=\"global\"", "An opaque pointer: a PrimFunc parameter bound by T.match_buffer, or a data pointer.", false, 0},
-    {kT, "void", Ty, B, "expr=None", "The void type, or a cast to it."},
+    {kT, "void", Ty, Cl, "expr=None, *, is_size_var=False", "The void type, or a cast to it."},
+    {kT, "void", Ty, Cu, "expr=None", "The void type, or a cast to it."},
     {kT, "Ptr", Ty, Cl, "dtype, storage_scope=\"global\"", "A typed pointer (deprecated: use T.handle(dtype, scope)).", true, 0},
     {kT, "ptr", F, Cl, "dtype, storage_scope=\"global\", is_size_var=False", "A pointer variable of the given element dtype.", false, 0},
     {kT, "var", F, Cl, "dtype, name=\"\"", "A scalar variable (deprecated: use T.int32() and friends).", true, 0},
@@ -127,7 +138,8 @@ void TirRows1(std::vector<ScriptName>* t) {
 void TirRows2(std::vector<ScriptName>* t) {
   std::vector<ScriptName> rows = {
     // ---- T: dtypes (scalar constructors: `T.int32()` declares a variable, `T.int32(5)` a constant)
-    {kT, "bool", Dt, B, "expr=None", "The bool dtype: a variable (no argument) or a constant/cast."},
+    {kT, "bool", Dt, Cl, "expr=None, is_size_var=False", "The bool dtype: a variable (no argument) or a constant/cast."},
+    {kT, "bool", Dt, Cu, "expr=None", "The bool dtype: a variable (no argument) or a constant/cast."},
     {kT, "int8", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit signed integer: a variable (no argument) or a constant/cast."},
     {kT, "int8", Dt, Cu, "expr=None", "8-bit signed integer: a variable (no argument) or a constant/cast."},
     {kT, "int16", Dt, Cl, "expr=None, *, is_size_var=False", "16-bit signed integer: a variable (no argument) or a constant/cast."},
@@ -152,9 +164,12 @@ void TirRows2(std::vector<ScriptName>* t) {
     {kT, "float64", Dt, Cu, "expr=None", "64-bit float: a variable (no argument) or a constant/cast (\"inf\" and \"nan\" accepted)."},
     {kT, "bfloat16", Dt, Cl, "expr=None, *, is_size_var=False", "Brain float 16: a variable (no argument) or a constant/cast."},
     {kT, "bfloat16", Dt, Cu, "expr=None", "Brain float 16: a variable (no argument) or a constant/cast."},
-    {kT, "float8_e4m3fn", Dt, B, "expr=None", "8-bit float (4 exponent, 3 mantissa bits, finite): a variable or a constant/cast."},
-    {kT, "float8_e5m2", Dt, B, "expr=None", "8-bit float (5 exponent, 2 mantissa bits): a variable or a constant/cast."},
-    {kT, "float4_e2m1fn", Dt, B, "expr=None", "4-bit float (2 exponent, 1 mantissa bit): a variable or a constant/cast."},
+    {kT, "float8_e4m3fn", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit float (4 exponent, 3 mantissa bits, finite): a variable or a constant/cast."},
+    {kT, "float8_e4m3fn", Dt, Cu, "expr=None", "8-bit float (4 exponent, 3 mantissa bits, finite): a variable or a constant/cast."},
+    {kT, "float8_e5m2", Dt, Cl, "expr=None, *, is_size_var=False", "8-bit float (5 exponent, 2 mantissa bits): a variable or a constant/cast."},
+    {kT, "float8_e5m2", Dt, Cu, "expr=None", "8-bit float (5 exponent, 2 mantissa bits): a variable or a constant/cast."},
+    {kT, "float4_e2m1fn", Dt, Cl, "expr=None, *, is_size_var=False", "4-bit float (2 exponent, 1 mantissa bit): a variable or a constant/cast."},
+    {kT, "float4_e2m1fn", Dt, Cu, "expr=None", "4-bit float (2 exponent, 1 mantissa bit): a variable or a constant/cast."},
   };
   t->insert(t->end(), rows.begin(), rows.end());
 }
@@ -163,26 +178,27 @@ void TirRows2(std::vector<ScriptName>* t) {
 void TirRows3(std::vector<ScriptName>* t) {
   std::vector<ScriptName> rows = {
     // ---- T: expressions
-    {kT, "Cast", F, B, "dtype, value", "Converts `value` to `dtype`.", false, 0},
-    {kT, "cast", F, B, "src, dtype", "Converts `src` to `dtype`.", false, 1},
-    {kT, "reinterpret", F, B, "dtype, value", "Reinterprets the bits of `value` as `dtype`.", false, 0},
-    {kT, "if_then_else", F, B, "cond, t, f", "`t` where `cond` holds, else `f` (only the chosen branch is evaluated)."},
-    {kT, "Select", F, B, "condition, true_value, false_value", "`true_value` where `condition` holds, else `false_value` (both evaluated)."},
-    {kT, "likely", F, B, "cond", "Marks a condition as likely true."},
+    {kT, "Cast", F, B, "dtype, value, span=None", "Converts `value` to `dtype`.", false, 0},
+    {kT, "cast", F, Cl, "src, dtype, span=None", "Converts `src` to `dtype`.", false, 1},
+    {kT, "cast", F, Cu, "value, dtype, span=None", "Converts `value` to `dtype`.", false, 1},
+    {kT, "reinterpret", F, B, "dtype, value, span=None", "Reinterprets the bits of `value` as `dtype`.", false, 0},
+    {kT, "if_then_else", F, B, "cond, t, f, span=None", "`t` where `cond` holds, else `f` (only the chosen branch is evaluated)."},
+    {kT, "Select", F, B, "condition, true_value, false_value, span=None", "`true_value` where `condition` holds, else `false_value` (both evaluated)."},
+    {kT, "likely", F, B, "cond, span=None", "Marks a condition as likely true."},
     {kT, "assume", F, B, "cond=None", "States a fact the compiler may assume."},
     {kT, "undef", F, B, "", "An undefined value (the store is dead)."},
     {kT, "min", F, B, "a, b", "The smaller of two expressions."},
     {kT, "max", F, B, "a, b", "The larger of two expressions."},
-    {kT, "max_value", F, B, "dtype", "The largest value of `dtype`.", false, 0},
-    {kT, "min_value", F, B, "dtype", "The smallest value of `dtype`.", false, 0},
-    {kT, "infinity", F, B, "dtype", "Positive infinity of a float `dtype`.", false, 0},
-    {kT, "floordiv", F, B, "a, b", "Integer division rounding toward negative infinity."},
-    {kT, "floormod", F, B, "a, b", "The remainder of floordiv (same sign as b)."},
-    {kT, "truncdiv", F, B, "a, b", "Integer division rounding toward zero."},
-    {kT, "truncmod", F, B, "a, b", "The remainder of truncdiv (same sign as a)."},
-    {kT, "ceildiv", F, B, "lhs, rhs", "Integer division rounding up."},
-    {kT, "abs", F, B, "x", "Absolute value."},
-    {kT, "fabs", F, B, "x", "Absolute value (as T.abs)."},
+    {kT, "max_value", F, B, "dtype, span=None", "The largest value of `dtype`.", false, 0},
+    {kT, "min_value", F, B, "dtype, span=None", "The smallest value of `dtype`.", false, 0},
+    {kT, "infinity", F, B, "dtype, span=None", "Positive infinity of a float `dtype`.", false, 0},
+    {kT, "floordiv", F, B, "a, b, span=None", "Integer division rounding toward negative infinity."},
+    {kT, "floormod", F, B, "a, b, span=None", "The remainder of floordiv (same sign as b)."},
+    {kT, "truncdiv", F, B, "a, b, span=None", "Integer division rounding toward zero."},
+    {kT, "truncmod", F, B, "a, b, span=None", "The remainder of truncdiv (same sign as a)."},
+    {kT, "ceildiv", F, B, "lhs, rhs, span=None", "Integer division rounding up."},
+    {kT, "abs", F, B, "x, span=None", "Absolute value."},
+    {kT, "fabs", F, B, "x, span=None", "Absolute value (as T.abs)."},
     {kT, "exp", F, B, "x", "e to the power x."},
     {kT, "exp2", F, B, "x", "2 to the power x."},
     {kT, "exp10", F, B, "x", "10 to the power x."},
@@ -192,7 +208,7 @@ void TirRows3(std::vector<ScriptName>* t) {
     {kT, "log1p", F, B, "x", "log(1 + x)."},
     {kT, "sqrt", F, B, "x", "Square root."},
     {kT, "rsqrt", F, B, "x", "1 / sqrt(x)."},
-    {kT, "pow", F, B, "x, y", "x to the power y."},
+    {kT, "pow", F, B, "x, y, span=None", "x to the power y."},
     {kT, "sigmoid", F, B, "x", "1 / (1 + exp(-x))."},
     {kT, "erf", F, B, "x", "The Gauss error function."},
     {kT, "tanh", F, B, "x", "Hyperbolic tangent."},
@@ -208,44 +224,46 @@ void TirRows3(std::vector<ScriptName>* t) {
     {kT, "acosh", F, B, "x", "Inverse hyperbolic cosine."},
     {kT, "atanh", F, B, "x", "Inverse hyperbolic tangent."},
     {kT, "atan2", F, B, "x1, x2", "Arc tangent of x1 / x2 in the right quadrant."},
-    {kT, "floor", F, B, "x", "Rounds down."},
-    {kT, "ceil", F, B, "x", "Rounds up."},
-    {kT, "round", F, B, "x", "Rounds to the nearest integer."},
-    {kT, "nearbyint", F, B, "x", "Rounds to the nearest integer in the current rounding mode."},
-    {kT, "trunc", F, B, "x", "Rounds toward zero."},
+    {kT, "floor", F, B, "x, span=None", "Rounds down."},
+    {kT, "ceil", F, B, "x, span=None", "Rounds up."},
+    {kT, "round", F, B, "x, span=None", "Rounds to the nearest integer."},
+    {kT, "nearbyint", F, B, "x, span=None", "Rounds to the nearest integer in the current rounding mode."},
+    {kT, "trunc", F, B, "x, span=None", "Rounds toward zero."},
     {kT, "fmod", F, B, "x, y", "Floating-point remainder of x / y."},
     {kT, "hypot", F, B, "x1, x2", "sqrt(x1 * x1 + x2 * x2)."},
     {kT, "copysign", F, B, "x1, x2", "x1 with the sign of x2."},
     {kT, "ldexp", F, B, "x1, x2", "x1 * 2 ** x2."},
     {kT, "nextafter", F, B, "x1, x2", "The next float after x1 toward x2."},
-    {kT, "isnan", F, B, "x", "Whether x is NaN."},
-    {kT, "isinf", F, B, "x", "Whether x is infinite."},
-    {kT, "isfinite", F, B, "x", "Whether x is finite."},
-    {kT, "isnullptr", F, B, "x", "Whether a handle is null."},
+    {kT, "isnan", F, B, "x, span=None", "Whether x is NaN."},
+    {kT, "isinf", F, B, "x, span=None", "Whether x is infinite."},
+    {kT, "isfinite", F, B, "x, span=None", "Whether x is finite."},
+    {kT, "isnullptr", F, B, "x, span=None", "Whether a handle is null."},
     {kT, "clz", F, B, "x", "Count of leading zero bits."},
     {kT, "popcount", F, B, "x", "Count of set bits."},
-    {kT, "bitwise_and", F, B, "x, y", "Bitwise and."},
-    {kT, "bitwise_or", F, B, "x, y", "Bitwise or."},
-    {kT, "bitwise_xor", F, B, "x, y", "Bitwise exclusive or."},
-    {kT, "bitwise_not", F, B, "x", "Bitwise complement."},
-    {kT, "shift_left", F, B, "x, y", "x shifted left by y bits."},
-    {kT, "shift_right", F, B, "x, y", "x shifted right by y bits."},
+    {kT, "bitwise_and", F, B, "x, y, span=None", "Bitwise and."},
+    {kT, "bitwise_or", F, B, "x, y, span=None", "Bitwise or."},
+    {kT, "bitwise_xor", F, B, "x, y, span=None", "Bitwise exclusive or."},
+    {kT, "bitwise_not", F, B, "x, span=None", "Bitwise complement."},
+    {kT, "shift_left", F, B, "x, y, span=None", "x shifted left by y bits."},
+    {kT, "shift_right", F, B, "x, y, span=None", "x shifted right by y bits."},
     {kT, "q_multiply_shift", F, B, "x, y, q, s", "Fixed-point multiplication of x by y (q fractional bits) then a shift by s."},
-    {kT, "ret", F, Cl, "val", "Returns a value from the PrimFunc."},
+    {kT, "ret", F, Cl, "val, span=None", "Returns a value from the PrimFunc."},
     {kT, "vscale", F, B, "", "The scalable vector length multiplier (SVE)."},
-    {kT, "Broadcast", F, B, "value, lanes", "A vector of `lanes` copies of `value`."},
-    {kT, "broadcast", F, B, "value, lanes", "A vector of `lanes` copies of `value`."},
-    {kT, "Ramp", F, B, "base, stride, lanes", "The vector base, base + stride, ... of `lanes` elements."},
-    {kT, "ramp", F, B, "base, stride, lanes", "The vector base, base + stride, ... of `lanes` elements."},
-    {kT, "Shuffle", F, B, "vectors, indices", "Picks lanes out of concatenated vectors."},
-    {kT, "Var", F, B, "name, dtype", "A TIR variable.", false, 1},
-    {kT, "IntImm", F, B, "dtype, value", "An integer constant of `dtype`.", false, 0},
-    {kT, "FloatImm", F, B, "dtype, value", "A float constant of `dtype`.", false, 0},
-    {kT, "StringImm", F, B, "value", "A string constant."},
-    {kT, "BufferLoad", F, B, "buffer, indices", "A load from `buffer` at `indices`."},
-    {kT, "Call", F, B, "dtype, op, args", "A call of an intrinsic op returning `dtype`.", false, 0},
-    {kT, "address_of", F, B, "obj", "The address of a buffer element."},
-    {kT, "lookup_param", F, B, "param_name", "A parameter of the module by name."},
+    {kT, "Broadcast", F, B, "value, lanes, span=None", "A vector of `lanes` copies of `value`."},
+    {kT, "broadcast", F, B, "value, lanes, span=None", "A vector of `lanes` copies of `value`."},
+    {kT, "Ramp", F, B, "base, stride, lanes, span=None", "The vector base, base + stride, ... of `lanes` elements."},
+    {kT, "ramp", F, B, "base, stride, lanes, span=None", "The vector base, base + stride, ... of `lanes` elements."},
+    {kT, "Shuffle", F, B, "vectors, indices, span=None", "Picks lanes out of concatenated vectors."},
+    {kT, "Var", F, Cl, "name, dtype, span=None", "A TIR variable.", false, 1},
+    {kT, "Var", F, Cu, "name=None, ty=None, span=None, *, name_hint=None", "A TIR variable.", false, 1},
+    {kT, "IntImm", F, B, "dtype, value, span=None", "An integer constant of `dtype`.", false, 0},
+    {kT, "FloatImm", F, B, "dtype, value, span=None", "A float constant of `dtype`.", false, 0},
+    {kT, "StringImm", F, B, "value, span=None", "A string constant."},
+    {kT, "BufferLoad", F, B, "buffer, indices, predicate=None, span=None", "A load from `buffer` at `indices`."},
+    {kT, "Call", F, Cl, "dtype, op, args, span=None", "A call of an intrinsic op returning `dtype`.", false, 0},
+    {kT, "Call", F, Cu, "op, args, attrs=None, ty_args=None, span=None, ret_ty=None", "A call of an op (an ir.Op or its name) returning `ret_ty`."},
+    {kT, "address_of", F, B, "obj, span=None", "The address of a buffer element."},
+    {kT, "lookup_param", F, B, "param_name, span=None", "A parameter of the module by name."},
   };
   t->insert(t->end(), rows.begin(), rows.end());
 }
@@ -254,17 +272,18 @@ void TirRows3(std::vector<ScriptName>* t) {
 void TirRows4(std::vector<ScriptName>* t) {
   std::vector<ScriptName> rows = {
     // ---- T: calls and intrinsics
-    {kT, "call_extern", F, B, "dtype, func_name, *args", "Calls an external C function returning `dtype`.", false, 0},
-    {kT, "call_pure_extern", F, B, "dtype, func_name, *args", "Calls a side-effect-free external function returning `dtype`.", false, 0},
-    {kT, "call_intrin", F, B, "dtype, func_name, *args", "Calls a TIR intrinsic returning `dtype`.", false, 0},
-    {kT, "call_llvm_intrin", F, B, "dtype, name, *args", "Calls an LLVM intrinsic returning `dtype`.", false, 0},
-    {kT, "call_llvm_pure_intrin", F, B, "dtype, name, *args", "Calls a side-effect-free LLVM intrinsic returning `dtype`.", false, 0},
-    {kT, "call_packed", F, B, "*args", "Calls a packed function by name (the first argument)."},
-    {kT, "call_cpacked", F, B, "*args", "Calls a packed function through its C symbol."},
-    {kT, "call_packed_lowered", F, B, "*args", "A packed call after argument packing is lowered."},
-    {kT, "call_cpacked_lowered", F, B, "*args", "A C packed call after argument packing is lowered."},
-    {kT, "tvm_call_packed", F, B, "*args", "Same as T.call_packed."},
-    {kT, "tvm_call_cpacked", F, B, "*args", "Same as T.call_cpacked."},
+    {kT, "call_extern", F, B, "dtype, func_name, *args, span=None", "Calls an external C function returning `dtype`.", false, 0},
+    {kT, "call_pure_extern", F, B, "dtype, func_name, *args, span=None", "Calls a side-effect-free external function returning `dtype`.", false, 0},
+    {kT, "call_intrin", F, Cl, "dtype, func_name, *args, span=None", "Calls a TIR intrinsic returning `dtype`.", false, 0},
+    {kT, "call_intrin", F, Cu, "dtype, func_name, *args, attrs=None, span=None", "Calls a TIR intrinsic returning `dtype`.", false, 0},
+    {kT, "call_llvm_intrin", F, B, "dtype, name, *args, span=None", "Calls an LLVM intrinsic returning `dtype`.", false, 0},
+    {kT, "call_llvm_pure_intrin", F, B, "dtype, name, *args, span=None", "Calls a side-effect-free LLVM intrinsic returning `dtype`.", false, 0},
+    {kT, "call_packed", F, B, "*args, span=None", "Calls a packed function by name (the first argument)."},
+    {kT, "call_cpacked", F, B, "*args, span=None", "Calls a packed function through its C symbol."},
+    {kT, "call_packed_lowered", F, B, "*args, span=None", "A packed call after argument packing is lowered."},
+    {kT, "call_cpacked_lowered", F, B, "*args, span=None", "A C packed call after argument packing is lowered."},
+    {kT, "tvm_call_packed", F, B, "*args, span=None", "Same as T.call_packed."},
+    {kT, "tvm_call_cpacked", F, B, "*args, span=None", "Same as T.call_cpacked."},
     {kT, "tvm_access_ptr", F, B, "ptype, data, offset, extent, rw_mask", "A pointer into a buffer's data with an access mask (1 read, 2 write)."},
     {kT, "tvm_throw_last_error", F, B, "", "Returns the last error to the caller."},
     {kT, "tvm_stack_alloca", F, B, "dtype_str, num", "Stack space for `num` values of a runtime type."},
@@ -274,7 +293,8 @@ void TirRows4(std::vector<ScriptName>* t) {
     {kT, "tvm_struct_get", F, B, "arr, index, field, dtype", "Reads a field of a runtime struct.", false, 3},
     {kT, "tvm_struct_set", F, B, "arr, index, field, value", "Writes a field of a runtime struct."},
     {kT, "tvm_thread_allreduce", F, B, "*freduce_args", "A reduction across the threads of a block."},
-    {kT, "tvm_storage_sync", F, B, "storage_scope", "A barrier over the memory of a storage scope (\"shared\", \"global\")."},
+    {kT, "tvm_storage_sync", F, Cl, "storage_scope", "A barrier over the memory of a storage scope (\"shared\", \"global\")."},
+    {kT, "tvm_storage_sync", F, Cu, "storage_scope, is_load=False, num_blocks=-1", "A barrier over the memory of a storage scope (\"shared\", \"global\")."},
     {kT, "tvm_warp_shuffle", F, B, "mask, value, warp_id, width, warp_size", "Reads `value` from another lane of the warp."},
     {kT, "tvm_warp_shuffle_up", F, B, "mask, value, offset, width, warp_size", "Reads `value` from a lower lane of the warp."},
     {kT, "tvm_warp_shuffle_down", F, B, "mask, value, offset, width, warp_size", "Reads `value` from a higher lane of the warp."},
@@ -392,6 +412,7 @@ std::vector<ScriptName> BuildTable() {
   TirRows2(&t);
   TirRows3(&t);
   TirRows4(&t);
+  TirGeneratedRows(&t);
   RelaxRows1(&t);
   IrRows1(&t);
   return t;

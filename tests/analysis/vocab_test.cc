@@ -200,7 +200,13 @@ TEST(OneSource, CompletionItemsComeFromTheTableOrTheRegistry) {
       Analyzer analyzer;
       analyzer.Run(doc);
       CompletionResult result = CompleteAt(doc, *analyzer.Model(), cursor);
-      EXPECT_FALSE(result.items.empty()) << head;
+      // A namespace whose members the table does not describe (`T.ptx`, registered by TVM's
+      // backends) offers nothing rather than guesses.
+      bool described = prefix.empty() || dialect == Dialect::kRelax;
+      for (const ScriptName& m : AllScriptNames()) {
+        described = described || (m.dialect == dialect && std::string(m.path).rfind(prefix, 0) == 0);
+      }
+      EXPECT_EQ(result.items.empty(), !described) << head;
       for (const CompletionItem& item : result.items) {
         ++items;
         std::string path = prefix + item.label;
@@ -211,6 +217,88 @@ TEST(OneSource, CompletionItemsComeFromTheTableOrTheRegistry) {
     }
   }
   EXPECT_GT(items, 500);
+}
+
+// ---------------------------------------------------------------- T. names
+
+// A PrimFunc of the given era whose body is `T.evaluate(<expr>)`, analysed; the messages of the
+// diagnostics with `code`.
+std::vector<std::string> TirDiagnostics(const std::string& expr, bool current, const char* code) {
+  std::string text = std::string("from tvm.script import ") + (current ? "tirx" : "tir") +
+                     " as T\n\n@T.prim_func\ndef f(x: T.int32):\n    T.evaluate(" + expr + ")\n";
+  std::vector<std::string> out;
+  for (const Diagnostic& d : AnalyzeText(text)) {
+    if (d.code == code) out.push_back(d.message);
+  }
+  return out;
+}
+
+// The check judges `T.` names by the table alone: every row's name is known in its era(s); a name
+// of no row is unknown-op, named with the other era when only that era has a row.
+TEST(TirNames, EveryRowIsKnownInItsEraAndOnlyThere) {
+  int names = 0;
+  for (const ScriptName& n : AllScriptNames()) {
+    if (n.dialect != Dialect::kTir) continue;
+    for (bool current : {false, true}) {
+      if (!vocab::InEra(n.era, !current, current)) {
+        if (FindScriptName(Dialect::kTir, n.path, !current, current) == nullptr) {
+          std::vector<std::string> m = TirDiagnostics(std::string("T.") + n.path, current, "unknown-op");
+          ASSERT_EQ(m.size(), 1u) << n.path;
+          EXPECT_NE(m[0].find(current ? "classic (`tir`)" : "current (`tirx`)"), std::string::npos) << m[0];
+        }
+        continue;
+      }
+      ++names;
+      EXPECT_EQ(TirDiagnostics(std::string("T.") + n.path, current, "unknown-op"), std::vector<std::string>{})
+          << n.path;
+    }
+  }
+  EXPECT_GT(names, 800);
+  EXPECT_EQ(TirDiagnostics("T.no_such_name(x)", false, "unknown-op").size(), 1u);
+  EXPECT_EQ(TirDiagnostics("T.axis.no_such_kind(x)", true, "unknown-op").size(), 1u);
+  EXPECT_EQ(TirDiagnostics("T.float32x8(x)", true, "unknown-op"), std::vector<std::string>{});
+  EXPECT_EQ(TirDiagnostics("T.ptx.any.chain.below(x)", true, "unknown-op"), std::vector<std::string>{});
+}
+
+// A call with the row's required positional arguments binds; one more than a signature without
+// `*args` takes is bad-op-arguments, and so is one fewer than it requires.
+TEST(TirNames, ArityFollowsEachRowsParameters) {
+  int checked = 0;
+  for (const ScriptName& n : AllScriptNames()) {
+    if (n.dialect != Dialect::kTir || n.params == nullptr || n.kind == NameKind::kNamespace) continue;
+    for (bool current : {false, true}) {
+      if (FindScriptName(Dialect::kTir, n.path, !current, current) != &n) continue;
+      size_t required = 0, capacity = 0;
+      bool var_positional = false, required_keyword = false;
+      for (const ParamText& p : ParseParams(n.params)) {
+        var_positional = var_positional || p.var_positional;
+        if (p.keyword_only && !p.has_default && !p.var_keyword) required_keyword = true;
+        if (p.var_positional || p.var_keyword || p.keyword_only) continue;
+        ++capacity;
+        if (!p.has_default) required = capacity;
+      }
+      auto call = [&](size_t count) {
+        std::string args;
+        for (size_t i = 0; i < count; ++i) args += (i ? ", x" : "x");
+        return std::string("T.") + n.path + "(" + args + ")";
+      };
+      if (!required_keyword) {
+        EXPECT_EQ(TirDiagnostics(call(required), current, "bad-op-arguments"), std::vector<std::string>{})
+            << call(required);
+      }
+      if (!var_positional) {
+        EXPECT_EQ(TirDiagnostics(call(capacity + 1), current, "bad-op-arguments").size(), 1u) << call(capacity + 1);
+      }
+      if (required > 0) {
+        EXPECT_FALSE(TirDiagnostics(call(required - 1), current, "bad-op-arguments").empty()) << call(required - 1);
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 700);
+  // Splats and keywords bind as Python binds them.
+  EXPECT_EQ(TirDiagnostics("T.if_then_else(*x)", false, "bad-op-arguments"), std::vector<std::string>{});
+  EXPECT_EQ(TirDiagnostics("T.if_then_else(x, f=x, t=x)", false, "bad-op-arguments"), std::vector<std::string>{});
 }
 
 // ---------------------------------------------------------------- the text scanner
