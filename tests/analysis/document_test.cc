@@ -168,6 +168,38 @@ void CheckRandomEdits(const std::string& name, std::string text, uint32_t seed, 
   }
 }
 
+// Issue 14: after an edit at the end of a block's last line, tree-sitter reuses the statements
+// after the block (TrailingLayoutWidth). Counted by node identity: a reused subtree keeps its
+// node id. Without the widened edit none of the later functions was reused (each edit reparsed
+// the rest of the file).
+TEST(Document, EditAtTheEndOfABlockReusesTheStatementsAfterIt) {
+  std::string text;
+  for (int k = 0; k < 60; ++k) {
+    text += "@R.function\ndef f" + std::to_string(k) + "(x):\n    y = x\n    return y\n\n\n";
+  }
+  Document doc(text);
+  auto ids = [&] {
+    std::vector<const void*> out;
+    TSNode root = doc.Root();
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
+    return out;
+  };
+  for (const char* typed : {"x", ""}) {
+    SCOPED_TRACE(typed);
+    std::vector<const void*> before = ids();
+    ASSERT_EQ(before.size(), 60u);
+    size_t at = doc.Text().find("return y", doc.Text().find("def f20(")) + 8;
+    size_t end = doc.Text().find('\n', at);
+    ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{{static_cast<uint32_t>(at), static_cast<uint32_t>(end), typed}}).ok);
+    std::vector<const void*> after = ids();
+    ASSERT_EQ(after.size(), 60u);
+    int reused = 0;
+    for (size_t i = 22; i < 60; ++i) reused += after[i] == before[i] ? 1 : 0;
+    EXPECT_EQ(reused, 38);  // f22..f59; f20 was edited and f21 follows its layout tokens
+    EXPECT_EQ(Sexp(doc), Sexp(Document(doc.Text())));
+  }
+}
+
 TEST(Document, RandomEditsOnExamplesEqualFromScratch) {
   auto files = testing::ExampleFiles();
   ASSERT_FALSE(files.empty());
