@@ -218,6 +218,11 @@ struct Analyzer::Impl {
   // functions that use it where a test expects failure (counted) and the number of other uses.
   std::map<std::string, std::map<std::string, int>> expecting_uses;
   std::unordered_map<std::string, int> plain_uses;
+  // Names whose expecting uses changed in this run. A name's plain uses coming or going matter
+  // only to a unit that some test expects to fail by using it (ExpectedFailureByUse): without
+  // expecting uses, before and after, the decision stays "not expected". (A broken statement
+  // that mentions `Module` otherwise re-lowered every unit named `Module`.)
+  std::set<std::string> expecting_changed;
 
   Aliases aliases;                                       // as of the last run
   uint64_t discovery_hash = AliasSetHash(Aliases{});  // of the aliases discovery used
@@ -277,6 +282,7 @@ struct Analyzer::Impl {
       if (c == 0) functions.erase(function);
       if (functions.empty()) expecting_uses.erase(name);
       flipped->insert(name);
+      expecting_changed.insert(name);
     }
     for (const std::string& name : uses.plain) {
       int& c = plain_uses[name];
@@ -902,6 +908,7 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
     Clear();
     run->flipped.clear();
     run->flipped_uses.clear();
+    expecting_changed.clear();
     whole = true;
   }
   doc_id = doc.Id();
@@ -922,11 +929,14 @@ void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
   };
   auto unit_named = [&](const Top& top) {
     if (flipped_uses.empty() || !check_uses) return false;
+    auto matters = [&](const std::string& name) {
+      return flipped_uses.count(name) > 0 && (expecting_uses.count(name) > 0 || expecting_changed.count(name) > 0);
+    };
     for (const FoundModule& m : top.found.modules) {
-      if (flipped_uses.count(m.name) > 0) return true;
+      if (matters(m.name)) return true;
     }
     for (const FunctionRef& f : top.standalone) {
-      if (flipped_uses.count(f.fn->name) > 0) return true;
+      if (matters(f.fn->name)) return true;
     }
     return false;
   };
@@ -1072,6 +1082,7 @@ void Analyzer::Run(const Document& doc) {
   }
   Impl::RunState run;
   run.gen = ++impl.generation;
+  impl.expecting_changed.clear();
   impl.MapEdits(doc, &run);                              // 1. what the edits touched
   impl.ScanStatements(doc, options_.era, &run, &stats_);  // 2. statements and aliases
   impl.MarkStale(run, options_.expected_failures);        // 3. what depends on changed names
