@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 
 #include "check/check.h"
@@ -169,6 +173,7 @@ struct Analyzer::Impl {
     uint64_t reclaimable = 0;  // the run in which another node may claim it (its statement changed)
   };
   NodeStore<Cached> cache;
+  std::mutex cache_mu;  // guards `cache`'s maps while statements are analysed in parallel
 
   struct Top {
     const void* key = nullptr;  // in `tops`
@@ -213,6 +218,11 @@ struct Analyzer::Impl {
   // functions that use it where a test expects failure (counted) and the number of other uses.
   std::map<std::string, std::map<std::string, int>> expecting_uses;
   std::unordered_map<std::string, int> plain_uses;
+  // Names whose expecting uses changed in this run. A name's plain uses coming or going matter
+  // only to a unit that some test expects to fail by using it (ExpectedFailureByUse): without
+  // expecting uses, before and after, the decision stays "not expected". (A broken statement
+  // that mentions `Module` otherwise re-lowered every unit named `Module`.)
+  std::set<std::string> expecting_changed;
 
   Aliases aliases;                                       // as of the last run
   uint64_t discovery_hash = AliasSetHash(Aliases{});  // of the aliases discovery used
@@ -272,6 +282,7 @@ struct Analyzer::Impl {
       if (c == 0) functions.erase(function);
       if (functions.empty()) expecting_uses.erase(name);
       flipped->insert(name);
+      expecting_changed.insert(name);
     }
     for (const std::string& name : uses.plain) {
       int& c = plain_uses[name];
@@ -377,6 +388,11 @@ struct Analyzer::Impl {
   //    TVMScript.
   bool AnalyzeStatements(const Document& doc, const AnalysisOptions& options, const RunState& run,
                          RunStats* stats);
+  //    AnalyzeTop on each of `todo`, on up to `threads` threads (0: one per core) when there are
+  //    at least kStatementsPerThread statements per thread; the results are the same.
+  void AnalyzeTops(const std::vector<Top*>& todo, std::string_view text, const ModuleContext& base,
+                   unsigned threads, RunStats* stats);
+  static constexpr size_t kStatementsPerThread = 8;
   // 5. The file's diagnostics in position order, suppressions applied (fills `diagnostics`).
   void AssembleDiagnostics(const Document& doc, const RunState& run);
   //    Function results no statement claimed in this run are dropped.
@@ -414,35 +430,42 @@ struct Analyzer::Impl {
   }
 };
 
-// Lowers (or reuses) the functions of one statement and assembles its diagnostics.
+// The cache entry of one function, its signature lowered. The map itself is guarded by
+// `cache_mu` (statements may be analysed in parallel); the entry returned belongs to this caller
+// for the rest of the run (no other function has its node, and a claimed entry is not claimable).
 Analyzer::Impl::Cached& Analyzer::Impl::SignatureOf(const FoundFunction& f, const std::string& module,
                                                   std::string_view text) {
   auto kind = f.is_prim ? FunctionModel::Kind::kPrim : FunctionModel::Kind::kRelax;
-  Cached* c = cache.Find(f.def.id);
-  if (c != nullptr && (c->generation == generation || c->text != TextOf(f.def, text))) {
-    cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
-    c = nullptr;
-  }
   bool clean = !ts_node_has_error(f.def);
   uint32_t column = ts_node_start_point(f.def).column;
-  if (c == nullptr && clean && reclaimable_generation == generation) {
-    c = cache.Rekey(f.def.id, TextOf(f.def, text), [&](const Cached& old) {
-      return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
-             old.fn->kind == kind;
-    });
+  std::string_view def_text = TextOf(f.def, text);
+  Cached* c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(cache_mu);
+    c = cache.Find(f.def.id);
+    if (c != nullptr && (c->generation == generation || c->text != def_text)) {
+      cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
+      c = nullptr;
+    }
+    if (c == nullptr && clean && reclaimable_generation == generation) {
+      c = cache.Rekey(f.def.id, def_text, [&](const Cached& old) {
+        return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
+               old.fn != nullptr && old.fn->kind == kind;
+      });
+    }
+    if (c == nullptr || c->fn == nullptr || c->fn->kind != kind) {
+      c = &cache.Insert(f.def.id, def_text);
+      c->clean = clean;
+      c->column = column;
+      c->module = module;
+    }
+    c->generation = generation;
   }
-  if (c == nullptr || c->fn->kind != kind) {
-    c = &cache.Insert(f.def.id, TextOf(f.def, text));
-    c->clean = clean;
-    c->column = column;
-    c->fn = LowerSignature(f.def, text, aliases, f.is_prim);
-    c->module = module;
-  }
+  if (c->fn == nullptr) c->fn = LowerSignature(f.def, text, aliases, f.is_prim);
   if (c->module != module) {
     c->module = module;
     c->body_done = false;
   }
-  c->generation = generation;
   return *c;
 }
 
@@ -885,6 +908,7 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
     Clear();
     run->flipped.clear();
     run->flipped_uses.clear();
+    expecting_changed.clear();
     whole = true;
   }
   doc_id = doc.Id();
@@ -905,11 +929,14 @@ void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
   };
   auto unit_named = [&](const Top& top) {
     if (flipped_uses.empty() || !check_uses) return false;
+    auto matters = [&](const std::string& name) {
+      return flipped_uses.count(name) > 0 && (expecting_uses.count(name) > 0 || expecting_changed.count(name) > 0);
+    };
     for (const FoundModule& m : top.found.modules) {
-      if (flipped_uses.count(m.name) > 0) return true;
+      if (matters(m.name)) return true;
     }
     for (const FunctionRef& f : top.standalone) {
-      if (flipped_uses.count(f.fn->name) > 0) return true;
+      if (matters(f.fn->name)) return true;
     }
     return false;
   };
@@ -922,6 +949,38 @@ void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
   }
 }
 
+void Analyzer::Impl::AnalyzeTops(const std::vector<Top*>& todo, std::string_view text, const ModuleContext& base,
+                                 unsigned threads, RunStats* stats) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, todo.size() / kStatementsPerThread));
+  if (threads <= 1) {
+    for (Top* top : todo) AnalyzeTop(top, text, base, stats);
+    return;
+  }
+  // Statements are independent once discovery, the aliases and the file's names are known; the
+  // only shared state they write is the function cache's map (SignatureOf locks it) and the
+  // counters, kept per thread.
+  std::atomic<size_t> next{0};
+  std::vector<RunStats> counted(threads);
+  std::vector<std::exception_ptr> failed(threads);
+  auto work = [&](unsigned k) {
+    try {
+      for (size_t i; (i = next.fetch_add(1)) < todo.size();) AnalyzeTop(todo[i], text, base, &counted[k]);
+    } catch (...) {
+      failed[k] = std::current_exception();
+      next = todo.size();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work, k);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  for (const RunStats& c : counted) stats->functions_analyzed += c.functions_analyzed;
+  for (const std::exception_ptr& e : failed) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOptions& options,
                                        const RunState& run, RunStats* stats) {
   ModuleContext base_ctx;
@@ -931,21 +990,24 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
   base_ctx.assumed_upper_bound = options.assumed_upper_bound;
   bool has_tvmscript = false;
   stats->statements = static_cast<int>(order.size());
+  std::vector<Top*> todo;
   for (Slot& slot : order) {
     slot.damaged = false;
     Top* top = slot.top;
-    if (!top->analysed) {
-      if (top->discovered != run.gen) {
-        // `found` and `node` are from an older tree: find the statement again.
-        top->node = TopLevelAt(doc.Root(), slot.start);
-        top->found = Discovery{};
-        Discover(top->node, doc.Text(), aliases, &top->found);
-        top->discovered = run.gen;
-      }
-      AnalyzeTop(top, doc.Text(), base_ctx, stats);
+    if (top->analysed) continue;
+    if (top->discovered != run.gen) {
+      // `found` and `node` are from an older tree: find the statement again.
+      top->node = TopLevelAt(doc.Root(), slot.start);
+      top->found = Discovery{};
+      Discover(top->node, doc.Text(), aliases, &top->found);
+      top->discovered = run.gen;
     }
-    stats->functions += top->functions;
-    has_tvmscript = has_tvmscript || !top->found.modules.empty() || !top->found.standalone.empty();
+    todo.push_back(top);
+  }
+  AnalyzeTops(todo, doc.Text(), base_ctx, options.threads, stats);
+  for (const Slot& slot : order) {
+    stats->functions += slot.top->functions;
+    has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty();
   }
   return has_tvmscript;
 }
@@ -1020,6 +1082,7 @@ void Analyzer::Run(const Document& doc) {
   }
   Impl::RunState run;
   run.gen = ++impl.generation;
+  impl.expecting_changed.clear();
   impl.MapEdits(doc, &run);                              // 1. what the edits touched
   impl.ScanStatements(doc, options_.era, &run, &stats_);  // 2. statements and aliases
   impl.MarkStale(run, options_.expected_failures);        // 3. what depends on changed names

@@ -34,6 +34,9 @@ struct AnalysisOptions {
   /// Diagnostics inside code that its test expects TVM to reject (check/expected_failure.h) are
   /// lowered to information, with a note saying so. Off: they keep their severity.
   bool expected_failures = true;
+  /// Threads that lower statements when many need it (a first analysis, or an alias change): 0
+  /// is one per core, 1 lowers on the calling thread. The results do not depend on it.
+  unsigned threads = 1;
 };
 
 /// Counters of the last Run(), for tests and benchmarks of incrementality.

@@ -369,8 +369,10 @@ void FixOne(const std::string& path, const std::string& text, const CheckOptions
   result->text = options.fix ? fixed : UnifiedDiff(text, fixed, path, path);
 }
 
+// `threads`: for the analysis of one file (AnalysisOptions::threads), the cores the other files
+// leave.
 void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore* configs,
-              FileResult* result) {
+              unsigned threads, FileResult* result) {
   std::string text, error;
   if (!ReadSourceFile(path, &text, &error)) {
     result->read_error = true;
@@ -386,6 +388,7 @@ void CheckOne(const std::string& path, const CheckOptions& options, ConfigStore*
     return;
   }
   analysis::AnalysisOptions analysis_options = AnalysisOptionsOf(config);
+  analysis_options.threads = threads;
   bool hints = options.hints || config.hints.value_or(false);
   Document doc(std::move(text));
   analysis::Analyzer analyzer(analysis_options);
@@ -436,19 +439,21 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   std::mutex mutex;
   std::condition_variable changed;
   std::atomic<size_t> next{0};
+  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min(jobs, std::max<size_t>(files.size(), 1));
+  unsigned threads_per_file =
+      std::max(1u, std::max(1u, std::thread::hardware_concurrency()) / static_cast<unsigned>(jobs));
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < files.size();) {
       FileResult result;
-      CheckOne(files[i], options, &configs, &result);
+      CheckOne(files[i], options, &configs, threads_per_file, &result);
       std::lock_guard<std::mutex> lock(mutex);
       results[i] = std::move(result);
       results[i].done = true;
       changed.notify_all();
     }
   };
-  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs)
-                                 : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min(jobs, std::max<size_t>(files.size(), 1));
   // `jobs` workers check; this thread prints, in file order, as results arrive.
   std::vector<std::thread> workers;
   for (size_t j = 0; j < jobs; ++j) workers.emplace_back(work);

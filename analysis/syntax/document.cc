@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 #include "tvmls/grammar.h"
 
@@ -30,6 +32,35 @@ void ShiftSpans(std::vector<TextRange>* spans, uint32_t begin, uint32_t old_end,
 }
 
 }  // namespace
+
+uint32_t TrailingLayoutWidth(std::string_view text, uint32_t offset) {
+  uint32_t end = offset;
+  while (end < text.size() && end - offset < kMaxTrailingLayout &&
+         (text[end] == ' ' || text[end] == '\t' || text[end] == '\n' || text[end] == '\r' ||
+          text[end] == '\f')) {
+    ++end;
+  }
+  return end - offset;
+}
+
+uint32_t ReparseReach(std::string_view text, TSNode root, uint32_t begin, uint32_t end) {
+  uint32_t reach = end;
+  if (!ts_node_is_null(root)) {
+    // The innermost function or class definition around the edit, by descending from the root.
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    while (ts_tree_cursor_goto_first_child_for_byte(&cursor, begin) >= 0) {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_start_byte(n) > begin || ts_node_end_byte(n) < end) break;
+      const char* type = ts_node_type(n);
+      if (std::strcmp(type, "function_definition") == 0 || std::strcmp(type, "class_definition") == 0) {
+        uint32_t def_end = ts_node_end_byte(n);
+        if (def_end - end <= kMaxReparseReach) reach = std::max(reach, def_end);
+      }
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+  return reach + TrailingLayoutWidth(text, reach);
+}
 
 TSPoint PointAt(const LineIndex& lines, uint32_t offset) {
   uint32_t line = lines.LineOf(offset);
@@ -96,7 +127,9 @@ void Document::Reparse(bool incremental) {
   }
   TSTree* old = incremental && refusal_.empty() ? tree_ : nullptr;
   refusal_.clear();
+  auto start = std::chrono::steady_clock::now();
   TSTree* fresh = ts_parser_parse_string(parser_, old, text_.data(), static_cast<uint32_t>(text_.size()));
+  last_parse_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (tree_ != nullptr) ts_tree_delete(tree_);
   tree_ = fresh;
 }
@@ -120,15 +153,19 @@ bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
     *error = "edit would make the document larger than 2 GiB";
     return false;
   }
+  // tree-sitter is told that the rest of the enclosing definition and the whitespace after it
+  // changed too (they did not: the old and the new text have them alike), see ReparseReach.
+  uint32_t reach = ReparseReach(text_, Root(), edit.begin, edit.end) - edit.end;
   TSInputEdit input;
   input.start_byte = edit.begin;
-  input.old_end_byte = edit.end;
-  input.new_end_byte = edit.begin + static_cast<uint32_t>(edit.new_text.size());
+  input.old_end_byte = edit.end + reach;
+  input.new_end_byte = edit.begin + static_cast<uint32_t>(edit.new_text.size()) + reach;
   input.start_point = PointAt(lines_, edit.begin);
-  input.old_end_point = PointAt(lines_, edit.end);
+  input.old_end_point = PointAt(lines_, input.old_end_byte);
+  uint32_t new_end = edit.begin + static_cast<uint32_t>(edit.new_text.size());
   std::string removed = text_.substr(edit.begin, edit.end - edit.begin);
   text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
-  nesting_.Update(text_, edit.begin, input.new_end_byte, removed);
+  nesting_.Update(text_, edit.begin, new_end, removed);
   lines_.ApplyEdit(edit.begin, edit.end, edit.new_text);
   input.new_end_point = PointAt(lines_, input.new_end_byte);
   ts_tree_edit(tree_, &input);

@@ -104,6 +104,10 @@ class Document {
   /// Byte offset the refusal points at.
   uint32_t RefusalOffset() const { return nesting_.Estimate().offset; }
 
+  /// Wall time of the last parse (from scratch or incremental), in milliseconds; for logs and
+  /// benchmarks.
+  double LastParseMs() const { return last_parse_ms_; }
+
   /// Convenience: position of a byte offset.
   Position PositionOf(uint32_t offset, Encoding encoding) const {
     return lines_.ToPosition(text_, offset, encoding);
@@ -129,7 +133,30 @@ class Document {
   std::vector<std::pair<uint64_t, EditSpan>> log_;  // (revision of the batch, edit)
   std::vector<TextRange> changed_;
   bool changed_valid_ = true;
+  double last_parse_ms_ = 0;
 };
+
+/// The whitespace (spaces, tabs, line breaks) at `offset`, in bytes, at most kMaxTrailingLayout.
+/// Document reports every edit to tree-sitter as reaching over it. Our layout tokens (NEWLINE,
+/// INDENT, DEDENT) are zero-width at the line break, so the statement after a block begins (with
+/// its padding) where the block's last line ends. After an edit at that line end, tree-sitter
+/// 0.20 tries to reuse the next statement before it has lexed the new layout tokens; the scanner
+/// states differ (one indentation level apart), the statement is reparsed token by token, and so
+/// is every later one up to the next comment: an edit after `return gv` reparsed the rest of a
+/// 100k-line file (0.5-1 s). With the whitespace inside the edit, that statement counts as
+/// changed, its first token is lexed after the layout tokens, and reuse resumes from there.
+uint32_t TrailingLayoutWidth(std::string_view text, uint32_t offset);
+inline constexpr uint32_t kMaxTrailingLayout = 4096;
+
+/// Where Document tells tree-sitter an edit of [begin, end) ends, in the tree's coordinates
+/// before the edit: the end of the innermost function or class definition around it (when that
+/// is at most kMaxReparseReach bytes after `end`), or `end`, then the whitespace after it
+/// (TrailingLayoutWidth). Once tree-sitter parses token by token up to the end of a block (a
+/// statement after the edit parsed differently, e.g. when a broken indentation is repaired),
+/// every later definition is reparsed as above, whatever its text; with the rest of the
+/// definition and the whitespace after it inside the edit, reuse resumes at the next statement.
+uint32_t ReparseReach(std::string_view text, TSNode root, uint32_t begin, uint32_t end);
+inline constexpr uint32_t kMaxReparseReach = 16 * 1024;
 
 /// Converts a byte offset to tree-sitter's point (row = line, column = bytes into the line).
 TSPoint PointAt(const LineIndex& lines, uint32_t offset);

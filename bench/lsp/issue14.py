@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Issue 14's table: tvmls on real TVM code and on the generated file, against mlir-lsp-server and
+pyright, over stdio with ../shared/tools/lspbench.py, in one run. Python 3 stdlib only.
+
+Per size (default 2k, 20k, 100k lines) it builds
+  real       gen_real.py from --tvm-tests (apache/tvm tests/python; never committed),
+  generated  gen_tvmscript.py (the examples repeated),
+  mlir       ../shared/tools/gen_mlir.py,
+and runs lspbench (one fresh server per run, the servers' runs interleaved) for
+  tvmls real, tvmls generated   `tvmls serve`, initializationOptions {"debounceMs": 0}
+  mlir-lsp-server               on the MLIR file (edit: a space at a line end)
+  pyright                       on the real file (--pyright: its pyright-langserver), with a
+                                --pyright-timeout per response; at 100k lines it is very slow
+Each run: open -> first diagnostics; --edits edits (`x` after the first identifier of an
+indented line, inserted then removed, each waiting for its diagnostics); --hovers hovers;
+--completions completions after '.'. Percentiles are lspbench's pooled nearest-rank ones.
+
+  bench/lsp/issue14.py --tvmls build/tvmls --pyright /tmp/pyright/node_modules/.bin/pyright-langserver
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+TOOLS = REPO.parent / "shared" / "tools"
+PEERS = ("mlir-lsp-server-19", "/usr/lib/llvm-19/bin/mlir-lsp-server")
+
+
+def log(msg):
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+def build_inputs(out, size, tvm_tests):
+    files = {}
+    real = out / f"real_{size}.py"
+    subprocess.run([sys.executable, str(HERE / "gen_real.py"), "--tests", tvm_tests, "--lines",
+                    str(size), "-o", str(real)], check=True)
+    files["real"] = real
+    gen = out / f"generated_{size}.py"
+    subprocess.run([sys.executable, str(HERE / "gen_tvmscript.py"), "--lines", str(size), "-o",
+                    str(gen)], check=True)
+    files["generated"] = gen
+    mlir = out / f"gen_{size}.mlir"
+    subprocess.run([sys.executable, str(TOOLS / "gen_mlir.py"), "--lines", str(size), "-o",
+                    str(mlir)], check=True)
+    files["mlir"] = mlir
+    return files
+
+
+def lspbench(out, label, file, cmd, args, extra, timeout):
+    report = out / "reports" / f"{label}.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, str(TOOLS / "lspbench.py"), "--file", str(file), "--isolate",
+            "--edits", str(args.edits), "--hovers", str(args.hovers), "--symbols", "0",
+            "--completions", str(args.completions), "--timeout", str(timeout),
+            "--open-timeout", str(max(timeout, 60)), "--max-seconds", str(args.max_seconds),
+            "--json-out", str(report), "--quiet"] + extra + ["--"] + cmd
+    log(f"  {label}")
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with open(report) as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+def cell(v, digits=2):
+    if v is None:
+        return "–"
+    return f"{v:,.{digits}f}" if v < 100 else f"{v:,.0f}"
+
+
+def row(name, size, rep):
+    if rep is None or not rep.get("runs"):
+        return f"| {name} | {size // 1000}k | no report | | | | |"
+    s = rep["summary"]
+    e = s.get("edit_to_diag_ms") or {}
+    ep = e.get("pooled") or {}
+    h = (s.get("hover_ms") or {}).get("pooled") or {}
+    c = (s.get("completion_ms") or {}).get("pooled") or {}
+    errors = sum(len(r.get("errors", [])) for r in rep["runs"])
+    timeouts = e.get("timeouts") or 0
+    note = f" ({errors} errors, {timeouts} timeouts)" if errors or timeouts else ""
+    return (f"| {name} | {size // 1000}k | {cell(s.get('open_to_diag_ms'), 1)} | "
+            f"{cell(ep.get('p50'))} / {cell(ep.get('p95'))} / {cell(ep.get('max'))} | "
+            f"{cell(h.get('p50'))} / {cell(h.get('p95'))} | {cell(c.get('p50'))} / {cell(c.get('p95'))} | "
+            f"{s.get('open_diag_count', '–')}{note} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tvmls", default=str(REPO / "build" / "tvmls"))
+    ap.add_argument("--tvm-tests", default="/tmp/tvm-head/tests/python")
+    ap.add_argument("--pyright", help="pyright-langserver executable (skipped when absent)")
+    ap.add_argument("--pyright-timeout", type=float, default=30)
+    ap.add_argument("--pyright-max-lines", type=int, default=100000)
+    ap.add_argument("--sizes", default="2000,20000,100000")
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--edits", type=int, default=80)
+    ap.add_argument("--hovers", type=int, default=60)
+    ap.add_argument("--completions", type=int, default=20)
+    ap.add_argument("--max-seconds", type=int, default=900)
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "tvmls-issue14"))
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tvmls = out / "tvmls"
+    shutil.copy2(args.tvmls, tvmls)  # a rebuild during the run changes nothing
+    peer = next((p for p in PEERS if shutil.which(p)), None)
+    lines = ["| server | lines | open → diagnostics ms | edit → diagnostics p50 / p95 / max ms | "
+             "hover p50 / p95 ms | completion p50 / p95 ms | diagnostics at open |",
+             "|---|---|---|---|---|---|---|"]
+    tvmls_opts = ["--init-options", json.dumps({"debounceMs": 0})]
+    for size in [int(x) for x in args.sizes.split(",")]:
+        log(f"{size} lines")
+        files = build_inputs(out, size, args.tvm_tests)
+        for run in range(args.runs):
+            plan = [("tvmls real", files["real"], [str(tvmls), "serve"], tvmls_opts, 60),
+                    ("tvmls generated", files["generated"], [str(tvmls), "serve"], tvmls_opts, 60)]
+            if peer:
+                plan.append(("mlir-lsp-server 19", files["mlir"], [peer],
+                             ["--edit-mode", "eol", "--edit-text", " "], 60))
+            if args.pyright and size <= args.pyright_max_lines:
+                plan.append(("pyright 1.1.414 real", files["real"], [args.pyright, "--stdio"], [],
+                             args.pyright_timeout))
+            for name, file, cmd, extra, timeout in plan:
+                label = f"{name.replace(' ', '_')}_{size}_{run}"
+                rep = lspbench(out, label, file, cmd, args, extra, timeout)
+                lines.append(row(name, size, rep))
+    table = "\n".join(lines)
+    (out / "table.md").write_text(table + "\n")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
