@@ -163,7 +163,12 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
                IsClosingBracket(ts_node_type(node))) {
       // The scanner closes brackets left open before a dedented statement with zero-width
       // closers (grammar/src/scanner.c): the tree keeps its shape; the bracket is missing.
-      uint32_t at = BeforeTrailingComments(text, ts_node_start_byte(node));
+      // Moved back over comments, but never before the bracketed node it closes: where the
+      // parser and the text's comment rule disagree (a NUL byte ends a comment for the parser),
+      // the walk back could leave the statement, even the function, that holds the error.
+      TSNode parent = ts_node_parent(node);
+      uint32_t floor = ts_node_is_null(parent) ? 0 : ts_node_start_byte(parent);
+      uint32_t at = std::max(floor, BeforeTrailingComments(text, ts_node_start_byte(node)));
       errors.push_back({{at, at}, std::string("missing `") + ts_node_type(node) + "`"});
     } else if (std::strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) == 0 &&
                ts_node_start_byte(node) == ts_node_end_byte(node)) {
