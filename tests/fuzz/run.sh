@@ -24,7 +24,7 @@ options() {
   echo -n "-entropic=0 "
   case "$1" in
     query) echo "-dict=$src/tvmscript.dict -max_len=4096 -timeout=10" ;;
-    incremental) echo "-dict=$src/tvmscript.dict -max_len=4096 -timeout=10" ;;
+    incremental) echo "-dict=$src/tvmscript.dict -max_len=2048 -timeout=10" ;;
     framing) echo "-dict=$src/jsonrpc.dict -max_len=2048 -timeout=10" ;;
     lsp) echo "-dict=$src/jsonrpc.dict -max_len=4096 -timeout=30" ;;
     *) echo "unknown target $1" >&2; exit 2 ;;
