@@ -120,6 +120,7 @@ void Document::Reparse(bool incremental) {
     refusal_ = "nesting deeper than " + std::to_string(kMaxNestingDepth) +
                " levels (brackets, operators); tvmls does not parse this text (Python's own "
                "limit is 200 nested brackets)";
+    refusal_offset_ = nesting_.Estimate().offset;
     TSTree* empty = ts_parser_parse_string(parser_, nullptr, "", 0);
     if (tree_ != nullptr) ts_tree_delete(tree_);
     tree_ = empty;
@@ -127,9 +128,19 @@ void Document::Reparse(bool incremental) {
   }
   TSTree* old = incremental && refusal_.empty() ? tree_ : nullptr;
   refusal_.clear();
+  ts_parser_set_timeout_micros(parser_, kParseBudgetMicros + text_.size());
   auto start = std::chrono::steady_clock::now();
   TSTree* fresh = ts_parser_parse_string(parser_, old, text_.data(), static_cast<uint32_t>(text_.size()));
   last_parse_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (fresh == nullptr) {
+    // Out of budget (document.h): refuse the text as for hostile nesting. The parser must be
+    // reset, or the next parse would resume this one.
+    ts_parser_reset(parser_);
+    refusal_ = "parsing did not finish within its time budget (the parser's error recovery loops "
+               "on this text); tvmls does not parse it";
+    refusal_offset_ = 0;
+    fresh = ts_parser_parse_string(parser_, nullptr, "", 0);
+  }
   if (tree_ != nullptr) ts_tree_delete(tree_);
   tree_ = fresh;
 }

@@ -97,12 +97,19 @@ class Document {
   /// looked at revision R (the analyzer) map its offsets to the current text.
   bool EditsSince(uint64_t revision, std::vector<EditSpan>* out) const;
   static constexpr size_t kMaxEditLog = 4096;
+  static constexpr uint64_t kParseBudgetMicros = 2000000;
 
-  /// Non-empty when the text is not parsed because it nests deeper than the parser can take
-  /// (see syntax/nesting.h); the tree is then empty. Says why and where.
+  /// Non-empty when the text is not parsed, the tree then empty; says why: it nests deeper than
+  /// the parser can take (see syntax/nesting.h), or parsing it did not finish within the parse
+  /// budget (kParseBudgetMicros).
+  ///
+  /// The budget: tree-sitter 0.20's error recovery can loop without end on some broken text
+  /// (zero-width tokens from our scanner that recovery keeps lexing again; a minimal case is
+  /// tests/fuzz/regressions/query/parse_never_ends). Every parse stops after 2 s plus 1 us per
+  /// byte (wall clock; a normal parse takes well under a second at 16 MiB), and the text is refused.
   const std::string& Refusal() const { return refusal_; }
   /// Byte offset the refusal points at.
-  uint32_t RefusalOffset() const { return nesting_.Estimate().offset; }
+  uint32_t RefusalOffset() const { return refusal_offset_; }
 
   /// Wall time of the last parse (from scratch or incremental), in milliseconds; for logs and
   /// benchmarks.
@@ -126,6 +133,7 @@ class Document {
   TSTree* previous_tree_ = nullptr;
   NestingBound nesting_;
   std::string refusal_;
+  uint32_t refusal_offset_ = 0;
   std::vector<TextRange> edited_;
   uint64_t id_;
   uint64_t revision_ = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "vocab/text_scan.h"
 
@@ -142,6 +143,7 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
                                              const std::function<bool(TSNode)>& skip) {
   std::vector<SyntaxError> errors;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
+  std::vector<uint32_t> ancestors;  // start bytes of the nodes the cursor is inside
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     bool descend = false;
@@ -163,7 +165,12 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
                IsClosingBracket(ts_node_type(node))) {
       // The scanner closes brackets left open before a dedented statement with zero-width
       // closers (grammar/src/scanner.c): the tree keeps its shape; the bracket is missing.
-      uint32_t at = BeforeTrailingComments(text, ts_node_start_byte(node));
+      // Moved back over comments, but never before the bracketed node it closes: where the
+      // parser and the text's comment rule disagree (a NUL byte ends a comment for the parser),
+      // the walk back could leave the statement, even the function, that holds the error.
+      // (The cursor's parent: ts_node_parent of a zero-width node can be a neighbour.)
+      uint32_t floor = ancestors.empty() ? 0 : ancestors.back();
+      uint32_t at = std::max(floor, BeforeTrailingComments(text, ts_node_start_byte(node)));
       errors.push_back({{at, at}, std::string("missing `") + ts_node_type(node) + "`"});
     } else if (std::strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) == 0 &&
                ts_node_start_byte(node) == ts_node_end_byte(node)) {
@@ -176,11 +183,15 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
       if (IsStatementList(ts_node_type(node))) CheckIndentation(node, text, &errors);
       descend = true;
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+      ancestors.push_back(ts_node_start_byte(node));
+      continue;
+    }
     // Next sibling, or climb until one exists.
     bool moved = false;
     while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
       if (!ts_tree_cursor_goto_parent(&cursor)) break;
+      if (!ancestors.empty()) ancestors.pop_back();
     }
     if (!moved) break;
   }

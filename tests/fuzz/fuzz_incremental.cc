@@ -1,0 +1,218 @@
+// Fuzz target: edit sequences applied incrementally, as the server applies them, compared with a
+// from-scratch analysis of the same text.
+//
+// Input: a text, optionally followed by "\n###EDITS###\n" and an edit script. The script is a
+// sequence of records: 2 bytes offset (little-endian, taken modulo text size + 1), 1 byte
+// deletion length, 1 byte flags (bit 0: more edits follow in the same batch; bit 1: skip the
+// analysis after this batch, as when the server batches several didChange into one run; bits 2-7:
+// insertion length), then the inserted bytes; at most 24 edits. Without a script, 12 edits are made up from the
+// input's hash: inserted snippets and pieces of the text itself, deletions, and line deletion or
+// duplication (as tests/analysis/incremental_test.cc does), so every seed file is useful as is.
+//
+// After every analysed batch: the incremental Analyzer reports exactly what a fresh Analyzer
+// reports on the same Document (diagnostics with related locations and fixes, and the model's
+// functions). At the end, when the incrementally reparsed tree is the tree a from-scratch parse
+// of the text gives, a fresh Analyzer on a from-scratch Document reports the same too.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis.h"
+#include "check/diagnostic.h"
+#include "fuzz_util.h"
+#include "model/model.h"
+#include "syntax/document.h"
+#include "syntax/syntax_errors.h"
+
+namespace tvmls::fuzz {
+namespace {
+
+using namespace tvmls::analysis;
+
+constexpr std::string_view kMarker = "\n###EDITS###\n";
+
+std::string Render(const Analyzer& a) {
+  std::ostringstream out;
+  for (const Diagnostic* d : a.Diagnostics()) {
+    out << d->range.begin << "-" << d->range.end << " " << static_cast<int>(d->severity) << " "
+        << d->code << " " << d->message;
+    for (const RelatedLocation& r : d->related) {
+      out << " | rel " << r.range.begin << "-" << r.range.end << " " << r.message;
+    }
+    for (const Fix& f : d->fixes) {
+      out << " | fix" << (f.preferred ? "*" : "") << " " << f.title;
+      for (const TextEdit& e : f.edits) {
+        out << " [" << e.range.begin << "-" << e.range.end << " " << e.new_text << "]";
+      }
+    }
+    out << "\n";
+  }
+  const FileModel& m = *a.Model();
+  for (const ModuleModel& mod : m.modules) {
+    out << "module " << mod.name << " " << mod.range.begin << "-" << mod.range.end << "\n";
+    for (const FunctionRef& f : mod.functions) out << "  " << f.fn->name << " @" << f.base << "\n";
+  }
+  for (const FunctionRef& f : m.standalone) out << "fn " << f.fn->name << " @" << f.base << "\n";
+  return out.str();
+}
+
+// Moves an offset forward to a UTF-8 code point boundary (Document refuses edits inside one).
+uint32_t Boundary(const std::string& text, uint32_t o) {
+  while (o < text.size() && (static_cast<unsigned char>(text[o]) & 0xC0) == 0x80) ++o;
+  return o;
+}
+
+struct Edit {
+  ByteEdit edit;
+  bool more = false;      // same batch as the next one
+  bool no_run = false;    // no analysis after this batch
+};
+
+// Reads one scripted edit against `text`; false at the end of the script.
+bool NextScripted(std::string_view* script, const std::string& text, Edit* out) {
+  if (script->size() < 4) return false;
+  const auto* p = reinterpret_cast<const unsigned char*>(script->data());
+  uint32_t size = static_cast<uint32_t>(text.size());
+  uint32_t at = (static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8) % (size + 1);
+  uint32_t len = p[2];
+  unsigned flags = p[3];
+  size_t insert = std::min<size_t>(flags >> 2, script->size() - 4);
+  out->edit.begin = Boundary(text, at);
+  out->edit.end = std::max(out->edit.begin, Boundary(text, std::min(size, at + len)));
+  out->edit.new_text.assign(script->data() + 4, insert);
+  out->more = flags & 1;
+  out->no_run = flags & 2;
+  script->remove_prefix(4 + insert);
+  return true;
+}
+
+// Makes up an edit from the generator.
+Edit MadeUp(uint64_t* state, const std::string& text) {
+  auto next = [state] {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(*state >> 33);
+  };
+  static const char* const kSnippets[] = {
+      "x",  ")",  "(",  "\n", "\n    ", ":", "R.add(x, x)", "n", "4", "T.Buffer((4,), \"float32\")", "#",
+      "\"", "    ", "= ", "@R.function\n", "def f(", "with R.dataflow():\n", "R.output(", "\t", "'''",
+      "\\\n", "# tvmls: ignore[undefined-name]", "cls.", "return ", "\r\n", "é"};
+  uint32_t size = static_cast<uint32_t>(text.size());
+  uint32_t at = size == 0 ? 0 : next() % size;
+  Edit e;
+  switch (next() % 4) {
+    case 0:
+      e.edit = {at, at, kSnippets[next() % (sizeof(kSnippets) / sizeof(kSnippets[0]))]};
+      break;
+    case 1: {  // a piece of the text elsewhere (moves names and brackets around)
+      uint32_t from = size == 0 ? 0 : next() % size;
+      e.edit = {at, at, text.substr(from, 1 + next() % 16)};
+      break;
+    }
+    case 2:
+      e.edit = {at, at + std::min<uint32_t>(size - at, 1 + next() % 12), ""};
+      break;
+    default: {
+      size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+      uint32_t begin = line == std::string::npos ? 0 : static_cast<uint32_t>(line + 1);
+      size_t nl = text.find('\n', begin);
+      uint32_t end = nl == std::string::npos ? size : static_cast<uint32_t>(nl + 1);
+      e.edit = next() % 2 ? ByteEdit{begin, end, ""} : ByteEdit{begin, begin, text.substr(begin, end - begin)};
+      break;
+    }
+  }
+  e.edit.begin = Boundary(text, e.edit.begin);
+  e.edit.end = std::max(e.edit.begin, Boundary(text, e.edit.end));
+  // The made-up new text may start or end inside a code point (a piece of the text): the
+  // Document takes any bytes, as a client may send any (valid JSON) string.
+  e.more = next() % 4 == 0;
+  e.no_run = next() % 4 == 0;
+  return e;
+}
+
+constexpr int kMaxEdits = 24;
+constexpr int kMadeUpEdits = 12;
+
+// `scratch`: also against a from-scratch parse of the text (once per input: it costs a parse).
+void Compare(const Document& doc, const Analyzer& incremental, bool scratch_too) {
+  std::string got = Render(incremental);
+  Analyzer fresh;
+  fresh.Run(doc);
+  std::string same_tree = Render(fresh);
+  if (got != same_tree) {
+    std::fprintf(stderr, "incremental:\n%s\nfresh on the same tree:\n%s\n", got.c_str(), same_tree.c_str());
+  }
+  FUZZ_CHECK(got == same_tree);
+  FUZZ_CHECK(incremental.HasTvmScript() == fresh.HasTvmScript());
+  // From scratch: the same text parsed anew. tree-sitter may recover from errors differently
+  // after an incremental reparse, and then the analyses differ legitimately; when the trees are
+  // the same, so must be the analyses.
+  if (!scratch_too) return;
+  Document scratch(doc.Text());
+  if (ToSexp(scratch.Root()) != ToSexp(doc.Root()) || scratch.Refusal() != doc.Refusal()) return;
+  Analyzer from_scratch;
+  from_scratch.Run(scratch);
+  std::string want = Render(from_scratch);
+  if (got != want) {
+    std::fprintf(stderr, "incremental:\n%s\nfrom scratch:\n%s\n", got.c_str(), want.c_str());
+  }
+  FUZZ_CHECK(got == want);
+}
+
+}  // namespace
+}  // namespace tvmls::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace tvmls::analysis;
+  using namespace tvmls::fuzz;
+  if (size > 16384) return -1;
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  size_t marker = input.find(kMarker);
+  std::string_view script;
+  bool scripted = marker != std::string_view::npos;
+  if (scripted) {
+    script = input.substr(marker + kMarker.size());
+    input = input.substr(0, marker);
+  }
+  uint64_t state = Hash(input);
+  Document doc{std::string(input)};
+  Analyzer analyzer;
+  analyzer.Run(doc);
+  // The edits of a batch are each in the coordinates left by the previous one: each is drawn
+  // against `preview`, the text as the batch so far leaves it; then the whole batch is applied.
+  std::string preview = doc.Text();
+  std::vector<ByteEdit> batch;
+  auto apply = [&] {
+    EditResult result = doc.ApplyEdits(batch);
+    if (result.ok) {
+      FUZZ_CHECK(doc.Text() == preview);
+    } else {
+      preview = doc.Text();  // refused as a whole: nothing changed
+    }
+    batch.clear();
+  };
+  for (int step = 0; step < kMaxEdits; ++step) {
+    Edit e;
+    if (scripted) {
+      if (!NextScripted(&script, preview, &e)) break;
+    } else {
+      if (step == kMadeUpEdits) break;
+      e = MadeUp(&state, preview);
+    }
+    preview.replace(e.edit.begin, e.edit.end - e.edit.begin, e.edit.new_text);
+    batch.push_back(std::move(e.edit));
+    if (e.more) continue;
+    apply();
+    if (!e.no_run) {
+      analyzer.Run(doc);
+      Compare(doc, analyzer, false);
+    }
+  }
+  if (!batch.empty()) apply();
+  analyzer.Run(doc);  // again when analysed: a run without an edit changes nothing
+  Compare(doc, analyzer, true);
+  return 0;
+}
