@@ -18,6 +18,7 @@
 #include "model/lower.h"
 #include "model/lower_internal.h"
 #include "model/model.h"
+#include "model/pipeline.h"
 #include "model/syntax_util.h"
 #include "syntax/syntax_errors.h"
 
@@ -190,6 +191,7 @@ struct Analyzer::Impl {
     std::vector<ModuleModel> modules;
     std::vector<FunctionRef> standalone;
     int functions = 0;
+    int pipelines = 0;  // pipelines of passes found in it (model/pipeline.h)
     std::vector<Diagnostic> diagnostics;  // absolute at `diag_base`, by position
     uint32_t diag_base = 0;
     uint32_t model_base = 0;  // `modules` and `standalone` are absolute at this offset
@@ -616,6 +618,16 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   auto skip = [&](TSNode n) { return function_nodes.count(n.id) > 0; };
   for (const SyntaxError& e : CollectSyntaxErrors(top->node, text, skip)) top->diagnostics.push_back(SyntaxDiagnostic(e));
 
+  // Pipelines of passes, outside the TVMScript units.
+  std::set<const void*> units = function_nodes;
+  for (const FoundModule& m : top->found.modules) units.insert(m.node.id);
+  std::vector<Pipeline> pipelines;
+  FindPipelines(top->node, text, units, &pipelines);
+  top->pipelines = static_cast<int>(pipelines.size());
+  for (const Pipeline& p : pipelines) {
+    for (Diagnostic& d : check::PassOrder(p)) top->diagnostics.push_back(std::move(d));
+  }
+
   for (const ModuleModel& m : top->modules) EmitFunctionDiagnostics(m.functions, &top->diagnostics);
   EmitFunctionDiagnostics(top->standalone, &top->diagnostics);
   if (expected_failures) MarkExpectedFailures(top, text);
@@ -1007,7 +1019,8 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
   AnalyzeTops(todo, doc.Text(), base_ctx, options.threads, stats);
   for (const Slot& slot : order) {
     stats->functions += slot.top->functions;
-    has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty();
+    has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty() ||
+                   slot.top->pipelines > 0;
   }
   return has_tvmscript;
 }

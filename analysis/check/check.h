@@ -32,6 +32,7 @@
 #include "arith/facts.h"
 #include "check/diagnostic.h"
 #include "model/model.h"
+#include "model/pipeline.h"
 #include "types/struct_info.h"
 
 namespace tvmls::analysis::check {
@@ -322,6 +323,29 @@ struct ScopeProblem {
   std::string declare_indent;
 };
 
+/// What TVM's Relax parser and IR builder reject about a function's statements, decorator and
+/// attributes (python/tvm/script/parser/relax/parser.py, src/script/ir_builder/relax/ir.cc and
+/// utils.h in v0.23; python/tvm/relax/script/parser/parser.py, src/relax/script/builder/ in the
+/// current era): the lowering finds it, check/parser_rules.cc words it.
+struct ParserRule {
+  enum class Kind {
+    kMultipleReturn,              // `range`: the later `return`; `related`: the first
+    kStatementAfterOutput,        // `range`: the statement; `related`: the block's R.output;
+                                  // `detail`: "output" when the statement is another R.output
+    kUnboundValue,                // `range`: the expression; `detail`: its struct info;
+                                  // `insert_at`: the statement's start (for `_ = `)
+    kPrivateGlobalSymbol,         // `range`: the "global_symbol" key; `related`: `private=True`
+    kDuplicateFuncAttr,           // `range`: the later key; `related`: the earlier; `detail`: key
+    kInlinePrimFunc,              // `range`: the nested PrimFunc's name
+    kMissingParameterAnnotation,  // `range`: the parameter; `detail`: its name
+  };
+  Kind kind = Kind::kMultipleReturn;
+  TextRange range;
+  TextRange related;
+  std::string detail;
+  uint32_t insert_at = 0;
+};
+
 // ------------------------------------------------------------------------------------- checks
 
 class Check {
@@ -344,6 +368,7 @@ class Check {
   virtual void OnTupleIndex(const TupleIndex&, Sink&) {}
   virtual void OnRelaxFunctionCall(const RelaxFunctionCall&, Sink&) {}
   virtual void OnScopeProblem(const ScopeProblem&, Sink&) {}
+  virtual void OnParserRule(const ParserRule&, Sink&) {}
   /// The function is lowered: last chance to complete what depends on all of it.
   virtual void OnFunctionEnd(Sink&) {}
 };
@@ -372,6 +397,12 @@ class Checks {
 /// second definition's name (absolute range). Module-level, so the analyzer asks for it while it
 /// puts a module's functions together (check/well_formed.cc).
 Diagnostic DuplicateModuleFunction(TextRange name_range, const std::string& module, const std::string& function);
+
+/// pass-order warnings of one pipeline (check/pass_order.cc): each pass placed after a pass
+/// that broke what it needs (vocab/passes.h), at the pass's constructor call (absolute ranges),
+/// naming the pass that broke it, with a fix that moves it before that pass when the moved order
+/// has fewer such problems. Silent across passes tvmls does not know.
+std::vector<Diagnostic> PassOrder(const Pipeline& pipeline);
 
 /// The checks of one function, made at the first event (a function without events, or a
 /// signature lowered alone, costs nothing). The lowering's handle on the checks.

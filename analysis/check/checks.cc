@@ -51,6 +51,7 @@ std::unique_ptr<Check> MakeCallTirCheck();
 std::unique_ptr<Check> MakeAnnotationCheck();
 std::unique_ptr<Check> MakeCallCheck();
 std::unique_ptr<Check> MakeWellFormedCheck();
+std::unique_ptr<Check> MakeParserRulesCheck();
 
 std::vector<std::unique_ptr<Check>> MakeChecks() {
   std::vector<std::unique_ptr<Check>> checks;
@@ -64,6 +65,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeAnnotationCheck());
   checks.push_back(MakeCallCheck());
   checks.push_back(MakeWellFormedCheck());
+  checks.push_back(MakeParserRulesCheck());
   return checks;
 }
 

@@ -66,6 +66,8 @@ auto RelaxLowering::Body() -> void {
         }
       };
       LowerAnnotation(ann, actx);
+    } else if (Is(name, "identifier")) {
+      ReportRule(check::ParserRule::Kind::kMissingParameterAnnotation, Rel(p), {}, std::string(TextOf(name, text_)));
     }
     StructInfo info = index < sig.params.size() ? sig.params[index] : StructInfo::Unknown();
     ++index;
@@ -103,6 +105,9 @@ auto RelaxLowering::Body() -> void {
   TSNode body = Field(func_, "body");
   PrescanNames(body);
   saw_return_ = false;
+  first_return_ = TSNode{};
+  if_depth_ = 0;
+  attr_keys_.clear();
   Block(body);
   if (!saw_return_ && !ts_node_is_null(body) && ts_node_named_child_count(body) > 0) {
     ReportScope(Problem(check::ScopeProblem::Kind::kMissingReturn, Rel(Field(func_, "name")), fn_->name));
@@ -122,6 +127,16 @@ auto RelaxLowering::AnnCtx(bool allow_strings) -> AnnotationContext {
   return a;
 }
 
+auto RelaxLowering::ReportRule(check::ParserRule::Kind kind, TextRange range, TextRange related, std::string detail)
+    -> void {
+  check::ParserRule r;
+  r.kind = kind;
+  r.range = range;
+  r.related = related;
+  r.detail = std::move(detail);
+  checks().Report(&check::Check::OnParserRule, r);
+}
+
 auto RelaxLowering::Problem(check::ScopeProblem::Kind kind, TextRange range, std::string name) const -> check::ScopeProblem {
   check::ScopeProblem p;
   p.kind = kind;
@@ -129,6 +144,20 @@ auto RelaxLowering::Problem(check::ScopeProblem::Kind kind, TextRange range, std
   p.name = std::move(name);
   p.function = fn_->name;
   return p;
+}
+
+auto RelaxLowering::PrivateKeyword() -> TSNode {
+  if (ts_node_is_null(decorator_)) ReadDecorator();
+  if (ts_node_is_null(decorator_)) return TSNode{};
+  TSNode v = Field(decorator_, "value");
+  if (!Is(v, "call")) return TSNode{};
+  CallArgs args = ArgsOf(v, text_);
+  for (size_t i = 0; i < args.keywords.size() && i < args.keyword_nodes.size(); ++i) {
+    if (args.keywords[i].first == "private" && Is(Unparen(args.keywords[i].second), "true")) {
+      return args.keyword_nodes[i];
+    }
+  }
+  return TSNode{};
 }
 
 auto RelaxLowering::ReadDecorator() -> void {
@@ -174,6 +203,16 @@ auto RelaxLowering::FuncAttr(const CallArgs& args) -> void {
     auto key = StringValue(Field(pair, "key"), text_);
     TSNode value = Unparen(Field(pair, "value"));
     if (!key) continue;
+    TextRange key_range = Rel(Field(pair, "key"));
+    auto [earlier, fresh] = attr_keys_.emplace(*key, key_range);
+    if (!fresh) {
+      ReportRule(check::ParserRule::Kind::kDuplicateFuncAttr, key_range, earlier->second, *key);
+    } else if (*key == "global_symbol") {
+      TSNode private_true = PrivateKeyword();
+      if (!ts_node_is_null(private_true)) {
+        ReportRule(check::ParserRule::Kind::kPrivateGlobalSymbol, key_range, Rel(private_true));
+      }
+    }
     if (*key == "relax.force_pure") {
       force_pure_ = Is(value, "true") || (Is(value, "integer") && TextOf(value, text_) != "0") ||
                     TextOf(value, text_).find("True") != std::string_view::npos;

@@ -9,6 +9,7 @@ auto RelaxLowering::Block(TSNode block) -> void {
 }
 
 auto RelaxLowering::Statement(TSNode stmt) -> void {
+  if (dataflow_ && !ts_node_is_null(dataflow_->output_call)) AfterOutput(stmt);
   if (Is(stmt, "assignment") || Is(stmt, "augmented_assignment")) {
     current_stmt_ = stmt;
     if (Is(stmt, "assignment")) Assignment(stmt);
@@ -34,6 +35,9 @@ auto RelaxLowering::Statement(TSNode stmt) -> void {
   } else if (Is(stmt, "decorated_definition") || Is(stmt, "function_definition")) {
     TSNode f = Is(stmt, "decorated_definition") ? Field(stmt, "definition") : stmt;
     TSNode name = Field(f, "name");
+    if (IsPrimFuncDefinition(stmt) && !ts_node_is_null(name)) {
+      ReportRule(check::ParserRule::Kind::kInlinePrimFunc, Rel(name));
+    }
     if (!ts_node_is_null(name)) {
       Define(name, StructInfo::Callable(std::nullopt, StructInfo::Unknown(), true),
              Symbol::Kind::kRelaxVar, true);
@@ -54,7 +58,50 @@ auto RelaxLowering::CallStatement(TSNode call) -> void {
       return;
     }
   }
-  LowerValue(call);
+  Value v = LowerValue(call);
+  const StructInfo& info = v.info;
+  bool non_void = info.kind == types::Kind::kTensor || info.kind == types::Kind::kShape ||
+                  info.kind == types::Kind::kPrim || (info.kind == types::Kind::kTuple && !info.fields.empty());
+  if (non_void) {
+    check::ParserRule r;
+    r.kind = check::ParserRule::Kind::kUnboundValue;
+    r.range = Rel(call);
+    r.detail = types::Print(info, print_);
+    r.insert_at = Rel(call).begin;
+    checks().Report(&check::Check::OnParserRule, r);
+  }
+}
+
+auto RelaxLowering::IsPrimFuncDefinition(TSNode stmt) const -> bool {
+  if (!Is(stmt, "decorated_definition")) return false;
+  for (TSNode d : NamedChildren(stmt)) {
+    if (!Is(d, "decorator")) continue;
+    TSNode v = Field(d, "value");
+    auto path = DottedPath(Is(v, "call") ? Field(v, "function") : v, text_);
+    if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) && (*path)[1] == "prim_func") return true;
+  }
+  return false;
+}
+
+auto RelaxLowering::AfterOutput(TSNode stmt) -> void {
+  TSNode e = stmt;
+  if (Is(e, "expression_statement")) {
+    std::vector<TSNode> kids = NamedChildren(e);
+    if (kids.size() != 1) return;
+    e = kids[0];
+  }
+  // What emits a binding: an assignment or a call of a Relax name (`R.add`, `cls.f`), not the
+  // declaration of a symbolic variable (`n = T.int64()`) nor a docstring.
+  TSNode call = Is(e, "assignment") ? Unparen(Field(e, "right")) : e;
+  if (!Is(call, "call")) return;
+  auto path = DottedPath(Field(call, "function"), text_);
+  if (!path || path->size() < 2) return;
+  bool relax = IsAlias(aliases_.relax, *path);
+  bool module_call = (*path)[0] == "cls" || (ctx_ != nullptr && !ctx_->module_name.empty() && (*path)[0] == ctx_->module_name);
+  if (!relax && !module_call) return;
+  std::string detail = relax && !Is(e, "assignment") && path->size() == 2 && (*path)[1] == "output" ? "output" : "";
+  ReportRule(check::ParserRule::Kind::kStatementAfterOutput, Rel(e), Rel(Field(dataflow_->output_call, "function")),
+             detail);
 }
 
 auto RelaxLowering::Output(TSNode call) -> void {
@@ -129,6 +176,12 @@ auto RelaxLowering::IfStatement(TSNode stmt) -> void {
   if (dataflow_) {
     ReportScope(Problem(check::ScopeProblem::Kind::kIfInDataflow, Rel(ts_node_child(stmt, 0)), ""));
   }
+  ++if_depth_;
+  IfBranches(stmt);
+  --if_depth_;
+}
+
+auto RelaxLowering::IfBranches(TSNode stmt) -> void {
   LowerValue(Field(stmt, "condition"));
   auto saved_env = env_;
   arith::Facts saved_facts = facts_;
@@ -215,6 +268,14 @@ auto RelaxLowering::LastBound(TSNode block) -> std::string {
 
 auto RelaxLowering::ReturnStatement(TSNode stmt) -> void {
   saw_return_ = true;
+  if (if_depth_ == 0) {
+    TSNode keyword = ts_node_child(stmt, 0);
+    if (ts_node_is_null(first_return_)) {
+      first_return_ = keyword;
+    } else {
+      ReportRule(check::ParserRule::Kind::kMultipleReturn, Rel(keyword), Rel(first_return_));
+    }
+  }
   std::vector<TSNode> kids = NamedChildren(stmt);
   if (kids.empty()) return;
   TSNode value = kids[0];

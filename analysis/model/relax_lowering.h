@@ -103,11 +103,22 @@ class RelaxLowering {
   // A scope problem of this function for the well-formedness check (check/well_formed.cc).
   check::ScopeProblem Problem(check::ScopeProblem::Kind kind, TextRange range, std::string name) const;
   void ReportScope(const check::ScopeProblem& p) { checks().Report(&check::Check::OnScopeProblem, p); }
+  // A parser rule broken in this function (check/parser_rules.cc).
+  void ReportRule(check::ParserRule::Kind kind, TextRange range, TextRange related = {}, std::string detail = "");
+  // The statement follows the R.output of the dataflow block it is in: reported when it emits a
+  // binding (an assignment or call of Relax values).
+  void AfterOutput(TSNode stmt);
+  // Whether a nested definition is decorated `@T.prim_func`.
+  bool IsPrimFuncDefinition(TSNode stmt) const;
+  // An `if` statement's condition and branches (IfStatement counts the depth around them).
+  void IfBranches(TSNode stmt);
 
 
   // ---------------------------------------------------------------- decorator and attributes
 
   void ReadDecorator();
+  // The decorator's `private=True` keyword argument, or a null node.
+  TSNode PrivateKeyword();
 
   // The fix that makes the function impure: `@R.function` -> `@R.function(pure=False)`.
   std::optional<TextEdit> ImpureDecoratorEdit();
@@ -267,6 +278,9 @@ class RelaxLowering {
   bool pure_ = true;
   bool force_pure_ = false;
   bool saw_return_ = false;
+  TSNode first_return_{};  // the first `return` outside `if` branches
+  int if_depth_ = 0;        // `if` statements around the current statement
+  std::map<std::string, TextRange> attr_keys_;  // R.func_attr keys so far, where (relative)
   std::map<std::string, VarEntry> env_;
   std::map<std::string, SymVar> symvars_;
   std::map<std::string, Escaped> escaped_;
