@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <iterator>
 #include <numeric>
 #include <utility>
 
@@ -291,12 +292,38 @@ bool OperandsSwapped(const Expr& a, const Expr& b) {
   return b < a;
 }
 
+// a / b when b is one term (a monomial times a nonzero constant) that divides every term of a
+// exactly, as `a * b * c // (b * c) == a`; nullopt otherwise. Exact, so it holds for any
+// nonzero value of b, whatever its sign.
+std::optional<Expr> DivideByMonomial(const Expr& a, const Expr& b) {
+  const auto& divisor = b.Terms();
+  if (divisor.size() != 1 || divisor[0].atoms.empty()) return std::nullopt;
+  const Expr::Term& d = divisor[0];
+  auto less = [](const Atom& x, const Atom& y) { return CompareAtoms(x, y) < 0; };
+  ExprBuilder builder;
+  for (const auto& t : a.Terms()) {
+    if (d.coef == -1 && t.coef == std::numeric_limits<int64_t>::min()) return std::nullopt;
+    if (t.coef % d.coef != 0) return std::nullopt;
+    if (!std::includes(t.atoms.begin(), t.atoms.end(), d.atoms.begin(), d.atoms.end(), less)) {
+      return std::nullopt;
+    }
+    Monomial rest;
+    std::set_difference(t.atoms.begin(), t.atoms.end(), d.atoms.begin(), d.atoms.end(),
+                        std::back_inserter(rest), less);
+    builder.Add(rest, t.coef / d.coef);
+  }
+  return builder.Build();
+}
+
 }  // namespace
 
 Expr Expr::FloorDiv(const Expr& a, const Expr& b) {
   if (a.IsOverflow() || b.IsOverflow()) return Overflow();
   std::optional<int64_t> c = b.AsConst();
-  if (!c) return BinaryAtom(Atom::Kind::kFloorDiv, a, b);
+  if (!c) {
+    if (std::optional<Expr> q = DivideByMonomial(a, b)) return *q;
+    return BinaryAtom(Atom::Kind::kFloorDiv, a, b);
+  }
   if (*c == 0) return Opaque(DivModSpelling(a, "//", b));
   if (std::optional<int64_t> ac = a.AsConst()) {
     if (*ac == std::numeric_limits<int64_t>::min() && *c == -1) return Overflow();
@@ -313,6 +340,14 @@ Expr Expr::FloorDiv(const Expr& a, const Expr& b) {
   Expr q, r;
   ExprBuilder::Split(a, *c, &q, &r);
   if (std::optional<int64_t> rc = r.AsConst()) return q + FloorDivInt(*rc, *c);
+  // A constant that c divides leaves the floordiv, as TVM's SeparateDivisibleParts does:
+  // `(n - 2) // 2 == n // 2 - 1`, while `(n - 1) // 2` keeps its constant.
+  const Term& first = r.Terms().front();
+  if (first.atoms.empty() && first.coef % *c == 0) {
+    int64_t k = first.coef;
+    q = q + k / *c;
+    r = r - k;
+  }
   if (q == Expr()) return BinaryAtom(Atom::Kind::kFloorDiv, r, *c);
   return q + FloorDiv(r, *c);
 }
@@ -320,7 +355,10 @@ Expr Expr::FloorDiv(const Expr& a, const Expr& b) {
 Expr Expr::FloorMod(const Expr& a, const Expr& b) {
   if (a.IsOverflow() || b.IsOverflow()) return Overflow();
   std::optional<int64_t> c = b.AsConst();
-  if (!c) return BinaryAtom(Atom::Kind::kFloorMod, a, b);
+  if (!c) {
+    if (DivideByMonomial(a, b)) return 0;
+    return BinaryAtom(Atom::Kind::kFloorMod, a, b);
+  }
   if (*c == 0) return Opaque(DivModSpelling(a, "%", b));
   if (std::optional<int64_t> ac = a.AsConst()) return FloorModInt(*ac, *c);
   if (*c == 1 || *c == -1) return 0;
@@ -399,10 +437,11 @@ Expr Expr::Substitute(const std::map<std::string, Expr>& values) const {
 // ---------------------------------------------------------------------------------------------
 // Printing
 //
-// Terms print by decreasing degree, then atom order, the constant last, except that the first
-// positive term is moved to the front so that `16 - n * 4` and `n - m` read naturally. When no
-// term is positive the expression starts with a unary minus: `-n`, `-n * 4 - 1`. Coefficients
-// follow the monomial (`n * m * 2`), powers repeat the factor (`n * n`).
+// Terms print in the order of TVM's canonical form (src/arith/canonical_simplify.cc): positive
+// terms by decreasing coefficient, a positive constant, negative terms as subtractions, a negative
+// constant: `iw + 1 - kw`, `16 - n * 4`, `n * 2 + m - 4`. When nothing is positive the expression
+// starts with a unary minus: `-n`, `-n * 4 - 1`. Coefficients follow the monomial (`n * m * 2`),
+// powers repeat the factor (`n * n`).
 
 namespace {
 
@@ -478,24 +517,45 @@ std::string AtomString(const Atom& a) {
 
 }  // namespace
 
+namespace {
+
+// The order TVM's canonical simplifier prints a sum in (SumExprNode::SimplifySplitExprs sorts by
+// descending scale, Normalize_ emits the positive terms, then a positive constant, then the
+// negative terms as subtractions, then a negative constant): here ties of equal coefficient go
+// by decreasing degree, then atom order.
+bool PrintsBefore(const Expr::Term* x, const Expr::Term* y) {
+  if (x->coef != y->coef) return x->coef > y->coef;
+  return x->atoms.size() > y->atoms.size();
+}
+
+}  // namespace
+
 std::string Expr::ToString() const {
   if (terms_.empty()) return "0";
   if (const Atom* atom = SingleAtom(*this)) return AtomString(*atom);
-  std::vector<const Term*> order;
-  for (const auto& t : terms_) order.push_back(&t);
-  std::stable_sort(order.begin(), order.end(), [](const Term* x, const Term* y) {
-    return x->atoms.size() > y->atoms.size();  // constant (degree 0) last
-  });
-  auto lead = std::find_if(order.begin(), order.end(), [](const Term* t) { return t->coef > 0; });
-  if (lead != order.end()) std::rotate(order.begin(), lead, lead + 1);
+  std::vector<const Term*> positive, negative;
+  const Term* constant = nullptr;
+  for (const auto& t : terms_) {
+    if (t.atoms.empty()) {
+      constant = &t;
+    } else {
+      (t.coef > 0 ? positive : negative).push_back(&t);
+    }
+  }
+  std::stable_sort(positive.begin(), positive.end(), PrintsBefore);
+  std::stable_sort(negative.begin(), negative.end(), PrintsBefore);
+  std::vector<const Term*> order = positive;
+  if (constant != nullptr && constant->coef > 0) order.push_back(constant);
+  order.insert(order.end(), negative.begin(), negative.end());
+  if (constant != nullptr && constant->coef < 0) order.push_back(constant);
   std::string out;
   for (size_t i = 0; i < order.size(); ++i) {
-    bool negative = order[i]->coef < 0;
+    bool minus = order[i]->coef < 0;
     if (i == 0) {
-      if (negative) out += "-";
-      out += TermString(*order[i], negative);
+      if (minus) out += "-";
+      out += TermString(*order[i], minus);
     } else {
-      out += negative ? " - " : " + ";
+      out += minus ? " - " : " + ";
       out += TermString(*order[i], false);
     }
   }

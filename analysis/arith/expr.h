@@ -78,9 +78,12 @@ class Expr {
   ///  * each non-constant coefficient k splits by truncation, k = c*(k/c) + k%c, so
   ///    `(n*5) // 4 == n + n // 4` while `-n // 4` stays as written;
   ///  * the constant stays inside the floordiv atom (`(n - 1) // 2 + 1`, as TVM prints conv/pool
-  ///    shapes) unless it folds; inside a floormod atom it is reduced modulo c
+  ///    shapes) unless it folds or c divides it (`(n - 2) // 2 == n // 2 - 1`, as TVM's
+  ///    SeparateDivisibleParts); inside a floormod atom it is reduced modulo c
   ///    (`(n + 5) % 4 == (n + 1) % 4`).
-  /// A non-constant divisor gives an atom.
+  /// A non-constant divisor that is one term dividing every term of the dividend divides exactly
+  /// (`a * b * c // (b * c) == a`, `a * b % b == 0`, true for every nonzero divisor); any other
+  /// non-constant divisor gives an atom.
   static Expr FloorDiv(const Expr& a, const Expr& b);
   static Expr FloorMod(const Expr& a, const Expr& b);
   /// min/max; folded for constants, for equal operands and when the operands differ by a constant
@@ -113,10 +116,12 @@ class Expr {
   Expr Substitute(const std::map<std::string, Expr>& values) const;
 
   /// TVMScript spelling as TVM's printer writes shape dims: `4`, `n`, `n * 4`, `m + n + 1`,
-  /// `m * n`, `n - 1`, `n // 4`, `n % 4`, `T.min(a, b)`, `T.max(a, b)`. Deterministic: terms of
-  /// higher degree first, then by atom order (variables by name, so `n + m` prints `m + n`), the
-  /// constant last; except that the first positive term is moved to the front and the others
-  /// follow as ` + t` / ` - t` (`16 - n * 4`, `n - m`). With no positive term the text starts with
+  /// `m * n`, `n - 1`, `n // 4`, `n % 4`, `T.min(a, b)`, `T.max(a, b)`. Deterministic, in the order
+  /// of TVM's canonical form (canonical_simplify.cc, SumExprNode: terms by descending scale, the
+  /// positive ones first, then a positive constant, then the negative terms as subtractions, then
+  /// a negative constant): `iw + 1 - kw`, `n * 2 + m`, `16 - n * 4`, `m + n - 1`. Terms of equal
+  /// coefficient go by higher degree first, then atom order (variables by name). With no positive
+  /// term or constant the text starts with
   /// a unary minus (`-n`, `-n * 4 - 1`, `-(n // 4)`). Coefficients follow the monomial
   /// (`m * n * 2`); powers repeat the factor (`n * n`). A floordiv/floormod factor after the
   /// first is parenthesized (`m * (n // 4)`), as are divisors that are not a single name or

@@ -68,6 +68,15 @@ std::optional<std::string> DTypeOf(TSNode node, std::string_view text, const Ali
   return std::nullopt;
 }
 
+namespace {
+
+// A name, attribute, subscript or call: a value the surrounding Python computes, unknown here.
+bool IsPythonValue(TSNode node) {
+  return Is(node, "identifier") || Is(node, "attribute") || Is(node, "subscript") || Is(node, "call");
+}
+
+}  // namespace
+
 arith::Expr LowerDim(TSNode node, AnnotationContext& ctx) {
   node = Unparen(node);
   std::string_view text = ctx.text;
@@ -211,9 +220,11 @@ types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
       if (auto v = StringValue(k, text)) info.vdevice = *v;
     }
     if (!ts_node_is_null(dtype) && !Is(Unparen(dtype), "none")) {
-      auto d = DTypeOf(dtype, text, *ctx.aliases);
-      if (!d) return StructInfo::Unknown();
-      info.dtype = *d;
+      if (auto d = DTypeOf(dtype, text, *ctx.aliases)) {
+        info.dtype = *d;
+      } else if (!IsPythonValue(Unparen(dtype))) {
+        return StructInfo::Unknown();
+      }  // else a dtype from the surrounding Python (`dtype`, `cfg.dtype`): only it is unknown
     }
     if (!ts_node_is_null(ndim)) {
       auto v = IntValue(ndim, text);

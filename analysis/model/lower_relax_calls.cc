@@ -20,6 +20,11 @@ auto RelaxLowering::Call(TSNode call) -> Value {
       v.info = StructInfo::Prim(f);
       return v;
     }
+    if (path->size() == 2 && f == "index_map") {
+      // T.index_map(lambda i: ...): an index map for layout_transform.
+      v.literal = ops::ParseLiteral(TextOf(call, text_));
+      return v;
+    }
     for (TSNode a : args.positional) LowerValue(a);
     return v;
   }
@@ -39,6 +44,39 @@ auto RelaxLowering::Call(TSNode call) -> Value {
   return v;
 }
 
+auto RelaxLowering::TupleGetItem(const CallArgs& args) -> Value {
+  Value v;
+  for (const auto& kw : args.keywords) LowerValue(kw.second);
+  if (args.positional.size() != 2 || !args.keywords.empty()) {
+    for (TSNode a : args.positional) LowerValue(a);
+    return v;
+  }
+  Value tuple = LowerValue(args.positional[0]);
+  Value index = LowerValue(args.positional[1]);
+  if (tuple.info.kind != types::Kind::kTuple || index.literal.kind != ops::Literal::Kind::kInt) return v;
+  int64_t i = index.literal.int_value;
+  int64_t size = static_cast<int64_t>(tuple.info.fields.size());
+  if (i >= 0 && i < size) v.info = tuple.info.fields[i];
+  checks().Report(&check::Check::OnTupleIndex, check::TupleIndex{Rel(args.positional[1]), i, tuple.info, print_});
+  return v;
+}
+
+auto RelaxLowering::ShapeExpr(const CallArgs& args) -> Value {
+  Value v;
+  for (const auto& kw : args.keywords) LowerValue(kw.second);
+  if (args.positional.size() != 1 || !args.keywords.empty()) {
+    for (TSNode a : args.positional) LowerValue(a);
+    return v;
+  }
+  Value values = LowerValue(args.positional[0]);
+  if (values.literal.kind != ops::Literal::Kind::kList) return v;
+  if (auto dims = values.literal.AsExprList()) {
+    v.info = StructInfo::Shape(*dims);
+    v.literal = values.literal;
+  }
+  return v;
+}
+
 auto RelaxLowering::RelaxCall(TSNode call, TSNode callee, const std::vector<std::string>& path, const CallArgs& args) -> Value {
   Value v;
   std::string sub = Join(path, 1);
@@ -55,6 +93,8 @@ auto RelaxLowering::RelaxCall(TSNode call, TSNode callee, const std::vector<std:
     v.info = StructInfo::Callable(std::nullopt, StructInfo::Unknown(), false);
     return v;
   }
+  if (sub == "TupleGetItem") return TupleGetItem(args);
+  if (sub == "ShapeExpr") return ShapeExpr(args);
   // Builder names, annotations, frames, devices (the name table, vocab/script_names.h): not
   // operators, and not unknown ones either.
   if (vocab::IsRelaxNonOperator(sub)) {

@@ -178,6 +178,11 @@ auto RelaxLowering::LowerValue(TSNode n) -> Value {
     return v;
   }
   if (Is(n, "binary_operator")) return BinaryOp(n);
+  if (Is(n, "lambda")) {
+    // An index map (layout_transform): its parameters are its own names, so nothing is a use.
+    v.literal = ops::ParseLiteral(TextOf(n, text_));
+    return v;
+  }
   if (Is(n, "comparison_operator") || Is(n, "boolean_operator") || Is(n, "not_operator")) {
     for (TSNode c : NamedChildren(n)) LowerValue(c);
     return v;

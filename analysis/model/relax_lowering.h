@@ -205,6 +205,13 @@ class RelaxLowering {
 
   Value RelaxCall(TSNode call, TSNode callee, const std::vector<std::string>& path, const CallArgs& args);
 
+  // `R.TupleGetItem(t, i)` as TVM's parser builds it: field i of t's tuple struct info (an index
+  // out of range is reported like `t[i]`); unknown when t is not a known tuple or i no integer.
+  Value TupleGetItem(const CallArgs& args);
+
+  // `R.ShapeExpr([2, n])`: R.Shape([2, n]) when every value is an integer expression, else unknown.
+  Value ShapeExpr(const CallArgs& args);
+
   // An argument value: shapes (`R.shape([m])`, tuples) keep their literal view.
 
   Value MatchCast(TSNode call, const CallArgs& args);

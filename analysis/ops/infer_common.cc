@@ -157,9 +157,32 @@ std::optional<int> NormalizeAxis(Call& call, int param, int ndim, int64_t axis) 
   return (*axes)[0];
 }
 
+namespace {
+
+const char* LiteralKindName(Literal::Kind kind) {
+  switch (kind) {
+    case Literal::Kind::kFloat:
+      return "a float";
+    case Literal::Kind::kList:
+      return "a list";
+    default:
+      return "a value";
+  }
+}
+
+}  // namespace
+
 std::optional<ShapeArg> GetShapeArg(Call& call, size_t param) {
   const ArgValue& arg = call.Arg(param);
   if (arg.literal.kind == Literal::Kind::kList) {
+    // TVM's ShapeExpr holds integer PrimExprs only: a float (a FloatImm) or a nested list fails.
+    for (const Literal& item : arg.literal.items) {
+      if (item.kind == Literal::Kind::kFloat || item.kind == Literal::Kind::kList) {
+        call.Error(static_cast<int>(param), "shape values must be integers, but got " +
+                                                std::string(LiteralKindName(item.kind)));
+        return std::nullopt;
+      }
+    }
     ShapeArg out;
     out.ndim = static_cast<int>(arg.literal.items.size());
     out.dims = arg.literal.AsExprList();
@@ -273,6 +296,8 @@ std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
     char c = s[i];
     if (c >= 'A' && c <= 'Z') {
       primal.push_back(c);
+      out.letters.push_back(c);
+      out.factors.push_back(0);
       ++i;
     } else if (c >= '0' && c <= '9') {
       size_t j = i;
@@ -283,6 +308,8 @@ std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
       }
       sub_letters.push_back(static_cast<char>(s[j] - 'a' + 'A'));
       primal.push_back('\0');
+      out.letters.push_back(static_cast<char>(s[j] - 'a' + 'A'));
+      out.factors.push_back(std::stoll(s.substr(i, j - i)));
       out.has_subaxes = true;
       i = j + 1;
     } else {
@@ -311,6 +338,41 @@ std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
   for (char c : canonical) {
     auto it = std::find(primal.begin(), primal.end(), c);
     out.canonical_to_user.push_back(static_cast<int>(it - primal.begin()));
+  }
+  return out;
+}
+
+namespace {
+
+// The product of the sub-axis factors of canonical axis `letter` in `layout` (1 when none; an
+// overflowing product is arith::Expr::Overflow()).
+arith::Expr SubFactor(const Layout& layout, char letter) {
+  arith::Expr product = 1;
+  for (size_t j = 0; j < layout.letters.size(); ++j) {
+    if (layout.factors[j] > 0 && layout.letters[j] == letter) product = product * layout.factors[j];
+  }
+  return product;
+}
+
+}  // namespace
+
+std::vector<arith::Expr> LayoutToCanonical(const std::vector<arith::Expr>& dims, const Layout& layout) {
+  std::vector<arith::Expr> out;
+  for (int pos : layout.canonical_to_user) {
+    size_t p = static_cast<size_t>(pos);
+    out.push_back(dims[p] * SubFactor(layout, layout.letters[p]));
+  }
+  return out;
+}
+
+std::vector<arith::Expr> CanonicalToLayout(const std::vector<arith::Expr>& canonical, const Layout& layout) {
+  std::vector<arith::Expr> out(static_cast<size_t>(layout.ndim));
+  for (size_t i = 0; i < canonical.size(); ++i) {
+    size_t p = static_cast<size_t>(layout.canonical_to_user[i]);
+    out[p] = arith::Expr::FloorDiv(canonical[i], SubFactor(layout, layout.letters[p]));
+  }
+  for (size_t j = 0; j < out.size(); ++j) {
+    if (layout.factors[j] > 0) out[j] = layout.factors[j];
   }
   return out;
 }

@@ -131,7 +131,20 @@ struct Layout {
   std::vector<int> canonical_to_user;
   int ndim = 0;  // dims of the user layout (sub-axes like `4c` count)
   bool has_subaxes = false;
+  /// For each user dim: its axis letter in upper case (`C` for both `C` and `4c`), and the factor
+  /// of a sub-axis (`4c`: 4) or 0 for a primal axis.
+  std::vector<char> letters;
+  std::vector<int64_t> factors;
 };
+/// A shape in layout `layout` read into canonical order, as TVM's BijectiveLayout::BackwardShape:
+/// a primal dim times the factors of its sub-axes (NCHW16c (1, 2, 8, 8, 16) is (1, 32, 8, 8));
+/// the sub-axis dims themselves are not read.
+std::vector<arith::Expr> LayoutToCanonical(const std::vector<arith::Expr>& dims,
+                                           const Layout& layout);
+/// A canonical shape written in `layout`, as BijectiveLayout::ForwardShape: a primal dim
+/// floor-divided by the product of its sub-axis factors, each sub-axis dim its factor.
+std::vector<arith::Expr> CanonicalToLayout(const std::vector<arith::Expr>& canonical,
+                                           const Layout& layout);
 std::optional<Layout> ParseLayout(Call& call, int param, const Literal& literal,
                                   const std::string& canonical);
 

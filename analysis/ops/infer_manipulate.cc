@@ -662,7 +662,14 @@ InferResult InferScatterFromWorker0(const OpInfo&, const std::vector<ArgValue>& 
     return call.Done(MakeTensor(std::nullopt, x->ndim, x->dtype, x->vdevice));
   }
   std::vector<Expr> out = *x->values;
-  out[static_cast<size_t>(*axis)] = Expr::FloorDiv(out[static_cast<size_t>(*axis)], *workers);
+  const Expr& dim = out[static_cast<size_t>(*axis)];
+  // TVM: an error when the dim provably is no multiple of num_workers.
+  if (auto c = Expr::FloorMod(dim, *workers).AsConst(); c && *c != 0) {
+    call.Error(1, "axis " + std::to_string(*axis) + " of the data has " + dim.ToString() +
+                      " elements, not divisible by num_workers " + std::to_string(*workers));
+    return call.Unknown();
+  }
+  out[static_cast<size_t>(*axis)] = Expr::FloorDiv(dim, *workers);
   return call.Done(MakeTensor(out, -1, x->dtype, x->vdevice));
 }
 

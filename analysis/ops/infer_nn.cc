@@ -53,19 +53,13 @@ std::optional<std::vector<Expr>> Padding(Call& call, int param, int spatial) {
   return out;
 }
 
-// Reads dims through a layout into canonical order.
+// Reads dims through a layout into canonical order (packed sub-axes multiply in).
 std::vector<Expr> Forward(const std::vector<Expr>& dims, const Layout& layout) {
-  std::vector<Expr> out;
-  for (int pos : layout.canonical_to_user) out.push_back(dims[static_cast<size_t>(pos)]);
-  return out;
+  return LayoutToCanonical(dims, layout);
 }
 
 std::vector<Expr> Backward(const std::vector<Expr>& canonical, const Layout& layout) {
-  std::vector<Expr> out(static_cast<size_t>(layout.ndim));
-  for (size_t i = 0; i < canonical.size(); ++i) {
-    out[static_cast<size_t>(layout.canonical_to_user[i])] = canonical[i];
-  }
-  return out;
+  return CanonicalToLayout(canonical, layout);
 }
 
 bool CheckNdim(Call& call, int param, const StructInfo& t, const Layout& layout) {
@@ -178,10 +172,7 @@ InferResult Conv(const OpInfo& op, const std::vector<ArgValue>& args, const Infe
       }
     }
   }
-  if (data_layout->has_subaxes || kernel_layout->has_subaxes || out_layout->has_subaxes ||
-      !data->values || !weight->values) {
-    return call.Done(vague);
-  }
+  if (!data->values || !weight->values) return call.Done(vague);
   std::vector<Expr> x = Forward(*data->values, *data_layout);
   std::vector<Expr> w = Forward(*weight->values, *kernel_layout);
   // Canonical kernels: OI... for convolution, IO... for transposed convolution.
@@ -201,10 +192,11 @@ InferResult Conv(const OpInfo& op, const std::vector<ArgValue>& args, const Infe
       out.push_back(Expr::FloorDiv(in + pad - dil * (k - 1) - 1, stride) + 1);
     }
   }
-  for (const Expr& e : out) {
+  std::vector<Expr> dims = Backward(out, *out_layout);
+  for (const Expr& e : dims) {
     if (e.IsOverflow()) return call.Done(vague);
   }
-  return call.Done(MakeTensor(Backward(out, *out_layout), -1, dtype, *vdevice));
+  return call.Done(MakeTensor(dims, -1, dtype, *vdevice));
 }
 
 }  // namespace
@@ -237,10 +229,7 @@ InferResult InferPool(const OpInfo& op, const std::vector<ArgValue>& args,
   StructInfo vague = MakeTensor(std::nullopt, out_layout->ndim, data->dtype, data->vdevice);
   const Literal& ceil_lit = call.Lit(p_ceil);
   bool ceil_mode = ceil_lit.kind == Literal::Kind::kBool && ceil_lit.bool_value;
-  if (!pool || !strides || !dilation || !padding || layout->has_subaxes ||
-      out_layout->has_subaxes || !data->values) {
-    return call.Done(vague);
-  }
+  if (!pool || !strides || !dilation || !padding || !data->values) return call.Done(vague);
   std::vector<Expr> x = Forward(*data->values, *layout);
   std::vector<Expr> out = {x[0], x[1]};
   for (size_t i = 0; i < static_cast<size_t>(spatial); ++i) {
@@ -264,10 +253,11 @@ InferResult InferPool(const OpInfo& op, const std::vector<ArgValue>& args,
     }
     out.push_back(dim);
   }
-  for (const Expr& e : out) {
+  std::vector<Expr> dims = Backward(out, *out_layout);
+  for (const Expr& e : dims) {
     if (e.IsOverflow()) return call.Done(vague);
   }
-  return call.Done(MakeTensor(Backward(out, *out_layout), -1, data->dtype, data->vdevice));
+  return call.Done(MakeTensor(dims, -1, data->dtype, data->vdevice));
 }
 
 InferResult InferAdaptivePool(const OpInfo& op, const std::vector<ArgValue>& args,
@@ -292,15 +282,16 @@ InferResult InferAdaptivePool(const OpInfo& op, const std::vector<ArgValue>& arg
     if (call.HasErrors()) return call.Unknown();
   }
   StructInfo vague = MakeTensor(std::nullopt, out_layout->ndim, data->dtype, data->vdevice);
-  if ((!call.Lit(1).IsNone() && !size) || layout->has_subaxes || out_layout->has_subaxes ||
-      !data->values) {
-    return call.Done(vague);
-  }
+  if ((!call.Lit(1).IsNone() && !size) || !data->values) return call.Done(vague);
   std::vector<Expr> x = Forward(*data->values, *layout);
   if (size) {
     for (size_t i = 0; i < size->size(); ++i) x[2 + i] = (*size)[i];
   }
-  return call.Done(MakeTensor(Backward(x, *out_layout), -1, data->dtype, data->vdevice));
+  std::vector<Expr> out = Backward(x, *out_layout);
+  for (const Expr& e : out) {
+    if (e.IsOverflow()) return call.Done(vague);
+  }
+  return call.Done(MakeTensor(out, -1, data->dtype, data->vdevice));
 }
 
 namespace {

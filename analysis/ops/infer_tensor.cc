@@ -475,8 +475,25 @@ InferResult InferDynamicStridedSlice(const OpInfo&, const std::vector<ArgValue>&
                                      const InferContext& ctx) {
   Call call(args, ctx);
   const StructInfo* x = call.Tensor(0);
-  for (size_t i = 1; i < 4; ++i) call.Tensor(i);
+  const StructInfo* parts[3] = {call.Tensor(1), call.Tensor(2), call.Tensor(3)};
   if (!x || call.HasErrors()) return call.Unknown();
+  // InferTypeDynStridedSlice: with a known data rank, begin/end/strides are 1-d int64 tensors of
+  // exactly that many values. Only what is known is compared.
+  const char* names[3] = {"begin", "end", "strides"};
+  for (int i = 0; i < 3 && x->ndim >= 0; ++i) {
+    const StructInfo* t = parts[i];
+    if (t == nullptr) continue;
+    std::string what = std::string("dynamic_strided_slice ") + names[i];
+    if (t->ndim >= 0 && t->ndim != 1) {
+      call.Error(i + 1, what + " must be a 1-d tensor, but got " + call.Describe(static_cast<size_t>(i + 1)));
+    } else if (auto len = t->values ? (*t->values)[0].AsConst() : std::nullopt; len && *len != x->ndim) {
+      call.Error(i + 1, what + " has " + std::to_string(*len) + " values, but the data has " +
+                            std::to_string(x->ndim) + " axes");
+    } else if (!t->dtype.empty() && t->dtype != "int64") {
+      call.Error(i + 1, what + " must be int64, but got " + t->dtype);
+    }
+  }
+  if (call.HasErrors()) return call.Unknown();
   return call.Done(MakeTensor(std::nullopt, x->ndim, x->dtype, x->vdevice));
 }
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -438,6 +439,36 @@ std::string Signature(const OpInfo& op, bool current_era) {
   return out;
 }
 
+namespace {
+
+// A literal that is provably no integer: a float or a string (a bool converts to an Integer;
+// kOther and symbolic values may be integers).
+bool IsNonInteger(const Literal& literal) {
+  return literal.kind == Literal::Kind::kFloat || literal.kind == Literal::Kind::kString;
+}
+
+// TVM converts `axis`/`axes` attributes to Integer / Array<Integer>: a float or string there (or
+// a nested list) fails when the call is built. The first such value, else nullopt.
+std::optional<std::string> BadAxisValue(const Literal& literal) {
+  auto spell = [](const Literal& l) -> std::string {
+    if (l.kind == Literal::Kind::kFloat) {
+      std::ostringstream os;
+      os << l.float_value;
+      return os.str();
+    }
+    if (l.kind == Literal::Kind::kString) return "\"" + l.string_value + "\"";
+    return "a list";
+  };
+  if (IsNonInteger(literal)) return spell(literal);
+  if (literal.kind != Literal::Kind::kList) return std::nullopt;
+  for (const Literal& item : literal.items) {
+    if (IsNonInteger(item) || item.kind == Literal::Kind::kList) return spell(item);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 InferResult Infer(const OpInfo& op, std::vector<ArgValue> args, const InferContext& ctx) {
   if (args.size() < op.params.size()) args.resize(op.params.size());
   for (size_t i = 0; i < op.params.size(); ++i) {
@@ -445,6 +476,22 @@ InferResult Infer(const OpInfo& op, std::vector<ArgValue> args, const InferConte
     if (!arg.present && arg.literal.kind == Literal::Kind::kOther) arg.literal = DefaultOf(op, i);
   }
   if (!op.infer) return {types::StructInfo::Unknown(), {}};
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    std::string_view name = op.params[i].name;
+    if (!args[i].present || (name != "axis" && name != "axes")) continue;
+    // An `axis` whose default is an integer (softmax's -1, concat's 0) is one Integer in TVM.
+    const char* default_text = op.params[i].default_text;
+    bool single = name == "axis" && default_text != nullptr &&
+                  DefaultOf(op, i).kind == Literal::Kind::kInt;
+    if (single && args[i].literal.kind == Literal::Kind::kList) {
+      return {types::StructInfo::Unknown(),
+              {InferError{static_cast<int>(i), "axis takes one integer, but got a list"}}};
+    }
+    if (auto bad = BadAxisValue(args[i].literal)) {
+      return {types::StructInfo::Unknown(),
+              {InferError{static_cast<int>(i), std::string(name) + " takes integers, but got " + *bad}}};
+    }
+  }
   return op.infer(op, args, ctx);
 }
 

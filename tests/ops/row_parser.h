@@ -255,7 +255,7 @@ inline std::optional<RowArg> ParseArg(std::string_view text) {
     return arg;
   }
   v.literal = ops::ParseLiteral(value);
-  if (v.literal.kind != ops::Literal::Kind::kOther) return arg;
+  if (v.literal.kind != ops::Literal::Kind::kOther || v.literal.lambda) return arg;
   // A dotted name (`cls.f`): a value tvmls knows nothing about.
   bool dotted = !value.empty();
   for (char c : value)
