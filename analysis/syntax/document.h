@@ -87,6 +87,13 @@ class Document {
   /// O(file) (about 3 ms at 100k lines), so the edit itself does not pay for it.
   const std::vector<TextRange>& ChangedRanges();
 
+  /// Whether ChangedRanges() compares trees (the default). Off, the tree before an edit is not
+  /// kept, and ChangedRanges() after an edit is the edited spans alone. A long-lived reader that
+  /// never asks for changed ranges (the language server) turns it off: error recovery can
+  /// rebuild a third of a 100k-line file's tree on one keystroke, and keeping the tree before
+  /// the edit would then hold both versions of those nodes until the next edit.
+  void SetTreeComparison(bool on);
+
   /// Identifies this document among all Documents of the process (never reused).
   uint64_t Id() const { return id_; }
   /// Counts accepted ApplyEdits / ReplaceAll batches.
@@ -129,6 +136,7 @@ class Document {
   std::vector<std::pair<uint64_t, EditSpan>> log_;  // (revision of the batch, edit)
   std::vector<TextRange> changed_;
   bool changed_valid_ = true;
+  bool compare_trees_ = true;
 };
 
 /// Converts a byte offset to tree-sitter's point (row = line, column = bytes into the line).
