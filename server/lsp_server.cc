@@ -2,10 +2,6 @@
 // documents' analysis (LspDocument) run by the Scheduler's workers.
 #include "lsp_server.h"
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -23,6 +19,7 @@
 #include "jsonrpc.h"
 #include "lsp_convert.h"
 #include "lsp_features.h"
+#include "memory_janitor.h"
 #include "project_config.h"
 #include "scheduler.h"
 #include "settings.h"
@@ -39,6 +36,18 @@ namespace {
 // A document analysed from scratch (opened, or its analyzer replaced by new settings) at least
 // this large shows a work-done progress in clients that support it: about 0.1 s of analysis.
 constexpr size_t kProgressBytes = 256 * 1024;
+// An incremental analysis of a large document that took at least this long has rebuilt much of
+// the tree or the models (error recovery can rebuild a third of a 100k-line file's tree on one
+// keystroke), so the memory it freed is handed back to the system once the server is idle
+// (server/memory_janitor.h). An ordinary keystroke takes about 1 ms.
+constexpr double kReleaseAfterMs = 50;
+// And after this many analyses of a large document, whatever they cost: the requests' answers
+// and the diagnostics' text are freed in between, and what glibc keeps of them must not drift.
+constexpr int kReleaseEveryAnalyses = 256;
+// The janitor releases after this long without an analysis, or this long after the first large
+// free while the user keeps typing.
+constexpr auto kReleaseIdle = std::chrono::milliseconds(1000);
+constexpr auto kReleaseMaxWait = std::chrono::seconds(10);
 
 using Answer = std::function<json(const QueryContext&)>;
 
@@ -184,6 +193,8 @@ struct LanguageServer::Impl {
   std::string docs_base;  // codeDescription base
   ClientFeatures client;
   std::atomic<int64_t> progress_tokens{0};
+  // Hands memory freed by expensive rounds back to the system when idle; the workers use it.
+  MemoryJanitor janitor{kReleaseIdle, kReleaseMaxWait, [this] { ReleaseMemory(); }};
   // Last: destroyed first, joining the workers that use the members above.
   Scheduler scheduler;
 
@@ -241,6 +252,8 @@ struct LanguageServer::Impl {
   void OnDrop(const std::string& uri, const std::string& reason, bool removed);
 
   // ---- Workers ----
+  /// ReleaseFreedMemory, with the time it took logged at debug level. Any thread.
+  void ReleaseMemory();
   /// Shows "Analysing FILE" while `run` runs, when the client supports work-done progress. The
   /// token is created with window/workDoneProgress/create; `begin` goes out only if the client
   /// accepted before `run` finished, and `end` only after a `begin`.
@@ -285,6 +298,7 @@ class LspDocument : public DocumentAnalysis {
   analysis::Encoding encoding_ = analysis::Encoding::kUtf16;
   std::string diagnostics_;  // the JSON array of the last analysis, as text
   size_t diagnostic_count_ = 0;
+  int analyses_since_release_ = 0;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -696,6 +710,16 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
   outcome.from_scratch = from_scratch;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   WriteDiagnostics(text);
+  bool large = text.Text().size() >= kProgressBytes;
+  if (large && from_scratch) {
+    // The open is slow anyway: its freed temporaries go back at once.
+    analyses_since_release_ = 0;
+    server_.ReleaseMemory();
+  } else {
+    bool freed = large && (outcome.ms >= kReleaseAfterMs || ++analyses_since_release_ >= kReleaseEveryAnalyses);
+    if (freed) analyses_since_release_ = 0;
+    server_.janitor.Note(freed);
+  }
   if (server_.log.Enabled(protocol::LogLevel::kDebug)) {
     // One line per round, read by bench/lsp/typing.py (its LOG_LINE).
     const analysis::RunStats& stats = analyzer_->Stats();
@@ -732,11 +756,15 @@ void LspDocument::Run(const analysis::Document& text, bool from_scratch) {
   } else {
     analyzer_->Run(text);
   }
-#ifdef __GLIBC__
-  // A from-scratch analysis of a large file leaves tens of MB of freed parser and lowering
-  // temporaries mapped; hand them back to the system.
-  if (from_scratch && large) malloc_trim(0);
-#endif
+}
+
+void LanguageServer::Impl::ReleaseMemory() {
+  Clock::time_point start = Clock::now();
+  ReleaseFreedMemory();
+  if (log.Enabled(protocol::LogLevel::kDebug)) {
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    log.Debug("returned freed memory in " + std::to_string(ms) + " ms");
+  }
 }
 
 void LspDocument::WriteDiagnostics(const analysis::Document& text) {

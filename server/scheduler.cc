@@ -99,6 +99,7 @@ std::string ApplyBatches(DocState& d, std::vector<Batch>& batches) {
           d.text->ReplaceAll(std::move(change.text));
         } else {
           d.text = std::make_unique<analysis::Document>(std::move(change.text));
+          d.text->SetTreeComparison(false);  // changed ranges are never asked for here
         }
       } else if (!d.text) {
         return "a range change before any text";

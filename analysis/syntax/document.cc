@@ -105,6 +105,14 @@ const std::vector<TextRange>& Document::ChangedRanges() {
   return changed_;
 }
 
+void Document::SetTreeComparison(bool on) {
+  compare_trees_ = on;
+  if (!on && previous_tree_ != nullptr) {
+    ts_tree_delete(previous_tree_);
+    previous_tree_ = nullptr;
+  }
+}
+
 Document::~Document() {
   if (tree_ != nullptr) ts_tree_delete(tree_);
   if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
@@ -240,7 +248,7 @@ EditResult Document::ApplyEdits(const std::vector<ByteEdit>& edits) {
   }
 
   if (previous_tree_ != nullptr) ts_tree_delete(previous_tree_);
-  previous_tree_ = ts_tree_copy(tree_);
+  previous_tree_ = compare_trees_ ? ts_tree_copy(tree_) : nullptr;
   Reparse(true);
 
   result.ok = true;

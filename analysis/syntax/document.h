@@ -87,6 +87,13 @@ class Document {
   /// O(file) (about 3 ms at 100k lines), so the edit itself does not pay for it.
   const std::vector<TextRange>& ChangedRanges();
 
+  /// Whether ChangedRanges() compares trees (the default). Off, the tree before an edit is not
+  /// kept, and ChangedRanges() after an edit is the edited spans alone. A long-lived reader that
+  /// never asks for changed ranges (the language server) turns it off: error recovery can
+  /// rebuild a third of a 100k-line file's tree on one keystroke, and keeping the tree before
+  /// the edit would then hold both versions of those nodes until the next edit.
+  void SetTreeComparison(bool on);
+
   /// Identifies this document among all Documents of the process (never reused).
   uint64_t Id() const { return id_; }
   /// Counts accepted ApplyEdits / ReplaceAll batches.
@@ -142,6 +149,7 @@ class Document {
   std::vector<TextRange> changed_;
   bool changed_valid_ = true;
   double last_parse_ms_ = 0;
+  bool compare_trees_ = true;
 };
 
 /// The whitespace (spaces, tabs, line breaks) at `offset`, in bytes, at most kMaxTrailingLayout.

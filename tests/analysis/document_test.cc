@@ -44,6 +44,22 @@ TEST(Document, OpeningAStringChangesTheRestOfTheFile) {
   EXPECT_GE(changed.back().end, static_cast<uint32_t>(doc.Text().size()) - 1);
 }
 
+TEST(Document, WithoutTreeComparisonChangedRangesAreTheEditedSpans) {
+  // The same edit as above: the tree changes to the end of the file, but without the tree
+  // before the edit only the edited span is known.
+  Document doc("a = 1\nb = 2\nc = 3\n");
+  doc.SetTreeComparison(false);
+  EditResult r = doc.ApplyEdits(std::vector<ByteEdit>{{6, 6, "\"\"\""}});
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(doc.ChangedRanges(), (std::vector<TextRange>{{6, 9}}));
+  // Turned on again, the next edit is compared with the tree before it.
+  doc.SetTreeComparison(true);
+  r = doc.ApplyEdits(std::vector<ByteEdit>{{6, 9, ""}});
+  ASSERT_TRUE(r.ok);
+  ASSERT_FALSE(doc.ChangedRanges().empty());
+  EXPECT_GE(doc.ChangedRanges().back().end, static_cast<uint32_t>(doc.Text().size()) - 1);
+}
+
 TEST(Document, PositionEditsInUtf16) {
   // "é" is one UTF-16 unit and two bytes; the edit replaces `y` after it.
   Document doc("x = \"\xC3\xA9\" + y\n");

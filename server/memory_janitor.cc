@@ -1,0 +1,65 @@
+#include "memory_janitor.h"
+
+#include <algorithm>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace tvmls::server {
+
+void ReleaseFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+MemoryJanitor::MemoryJanitor(Clock::duration idle, Clock::duration max_wait,
+                             std::function<void()> release)
+    : idle_(idle), max_wait_(max_wait), release_(std::move(release)), thread_([this] { Main(); }) {}
+
+MemoryJanitor::~MemoryJanitor() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void MemoryJanitor::Note(bool freed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  last_note_ = Clock::now();
+  if (freed && !pending_) {
+    pending_ = true;
+    first_pending_ = last_note_;
+  }
+  cv_.notify_all();
+}
+
+int MemoryJanitor::Releases() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return releases_;
+}
+
+void MemoryJanitor::Main() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    if (!pending_) {
+      cv_.wait(lock);
+      continue;
+    }
+    Clock::time_point due = std::min(last_note_ + idle_, first_pending_ + max_wait_);
+    if (Clock::now() < due) {
+      cv_.wait_until(lock, due);
+      continue;
+    }
+    pending_ = false;
+    lock.unlock();
+    release_();
+    lock.lock();
+    ++releases_;
+  }
+}
+
+}  // namespace tvmls::server
