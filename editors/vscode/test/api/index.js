@@ -129,7 +129,13 @@ exports.run = async function run() {
     await waitFor('the notification about the kill', async () => api.notifications.slice(seen3).some((m) => m.includes('SIGKILL')), 10000);
     await waitFor('running after the automatic restart', async () => api.state().state === 'running' && api.state().pid && api.state().pid !== pid1, 15000);
     step('killed server: reported (signal SIGKILL) and restarted', true, api.notifications.slice(seen3));
-    const again = await vscode.commands.executeCommand('vscode.executeHoverProvider', dump.uri, lvPos);
+    // The restarted client re-opens its documents asynchronously: a hover sent in the same tick
+    // can reach the new server before the document does (answered null: not open). Poll.
+    let again = [];
+    await waitFor('a hover answered by the restarted server', async () => {
+      again = await vscode.commands.executeCommand('vscode.executeHoverProvider', dump.uri, lvPos);
+      return again.length > 0;
+    }).catch(() => {});
     step('hover works after the restart', again.length > 0, again.length);
 
     // The restart command starts a new server process.
