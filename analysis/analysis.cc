@@ -236,9 +236,11 @@ struct Analyzer::Impl {
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
   std::vector<const Diagnostic*> diagnostics;
   std::vector<Diagnostic> unused_suppressions;  // the unused-suppression hints of the last run
-  // The suppression comments of the last run's text (check/suppressions.h), kept up to date
-  // through the edit log so that an edit reads only the lines it touched.
-  std::vector<Suppression> suppressions;
+  // The `tvmls:` directives of the last run's text, comments or not (check/suppressions.h:
+  // FindDirectives), kept up to date through the edit log so that an edit reads only the lines
+  // it touched. Which of them are comments is asked of the current tree on every run: an edit
+  // elsewhere (a quote opening or closing a string) can change it on lines no edit touched.
+  std::vector<Suppression> directives;
   bool suppressions_known = false;
   bool model_valid = false;
   FileModel model;
@@ -1054,12 +1056,13 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
   // After an edit only the lines it touched are read again (a full pass over a 4 MB file costs
   // about 0.4 ms); from scratch, one memchr pass for '#'.
   if (run.incremental && suppressions_known) {
-    UpdateSuppressions(doc, run.edits, &suppressions);
+    UpdateDirectives(doc, run.edits, &directives);
   } else {
-    suppressions = FindSuppressions(doc);
+    directives = FindDirectives(doc, 0, static_cast<uint32_t>(doc.Text().size()));
   }
   suppressions_known = true;
-  diagnostics = ApplySuppressions(doc, suppressions, diagnostics, &unused_suppressions);
+  diagnostics =
+      ApplySuppressions(doc, InComments(doc, directives), diagnostics, &unused_suppressions);
 }
 
 void Analyzer::Impl::DropOrphans(uint64_t gen) {

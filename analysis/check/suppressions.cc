@@ -144,7 +144,7 @@ std::string Spelling(const Document& doc, TextRange r) {
 
 }  // namespace
 
-std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, uint32_t end) {
+std::vector<Suppression> FindDirectives(const Document& doc, uint32_t begin, uint32_t end) {
   std::vector<Suppression> found;
   const std::string& text = doc.Text();
   end = std::min<uint32_t>(end, static_cast<uint32_t>(text.size()));
@@ -154,17 +154,32 @@ std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, u
     const void* hit = std::memchr(text.data() + at, '#', stop - at);
     if (!hit) break;
     size_t hash = static_cast<const char*>(hit) - text.data();
-    size_t line_end = LineEnd(text, hash);
-    std::optional<Suppression> s = ParseDirective(text, hash, line_end);
-    if (s && IsCommentAt(doc, static_cast<uint32_t>(hash))) {
+    std::optional<Suppression> s = ParseDirective(text, hash, LineEnd(text, hash));
+    if (s) {
       s->line = doc.Lines().LineOf(static_cast<uint32_t>(hash));
       found.push_back(std::move(*s));
-      at = line_end;
-    } else {
-      at = hash + 1;
     }
+    at = hash + 1;  // the '#' may be in a string: a later one on the line may be the comment
   }
   return found;
+}
+
+std::vector<Suppression> InComments(const Document& doc, const std::vector<Suppression>& directives) {
+  std::vector<Suppression> kept;
+  const std::string& text = doc.Text();
+  size_t comment_end = 0;  // the end of the line of the last comment kept
+  for (const Suppression& s : directives) {
+    // A '#' after a comment's start is inside that comment: its directive is the comment's text.
+    if (!kept.empty() && s.directive.begin < comment_end) continue;
+    if (!IsCommentAt(doc, s.directive.begin)) continue;
+    kept.push_back(s);
+    comment_end = LineEnd(text, s.directive.begin);
+  }
+  return kept;
+}
+
+std::vector<Suppression> FindSuppressions(const Document& doc, uint32_t begin, uint32_t end) {
+  return InComments(doc, FindDirectives(doc, begin, end));
 }
 
 std::vector<Suppression> FindSuppressions(const Document& doc) {
@@ -198,8 +213,8 @@ void ShiftSuppressions(std::vector<Suppression>* suppressions, uint32_t begin, u
 
 }  // namespace
 
-void UpdateSuppressions(const Document& doc, const std::vector<EditSpan>& edits,
-                        std::vector<Suppression>* suppressions) {
+void UpdateDirectives(const Document& doc, const std::vector<EditSpan>& edits,
+                      std::vector<Suppression>* suppressions) {
   const std::string& text = doc.Text();
   uint32_t lo = 0, hi = 0;  // the touched bytes, in the current text
   bool any = false;
@@ -227,7 +242,7 @@ void UpdateSuppressions(const Document& doc, const std::vector<EditSpan>& edits,
     for (Suppression& s : *suppressions) {
       if (s.directive.begin < from || s.directive.begin > to_line_end) merged.push_back(std::move(s));
     }
-    for (Suppression& s : FindSuppressions(doc, from, to)) merged.push_back(std::move(s));
+    for (Suppression& s : FindDirectives(doc, from, to)) merged.push_back(std::move(s));
     std::sort(merged.begin(), merged.end(), [](const Suppression& a, const Suppression& b) {
       return a.directive.begin < b.directive.begin;
     });

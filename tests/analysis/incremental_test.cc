@@ -248,6 +248,44 @@ TEST(Incremental, SuppressionsFollowEdits) {
   s.ExpectSameAsFresh();
 }
 
+// Whether a `# tvmls:` is a comment depends on the whole tree, not on its line: an edit on
+// another line that opens a string around it makes it string text, and one that closes that
+// string makes it a comment again. The lines no edit touched must be asked again (the fuzz
+// finding regressions/incremental/unused_suppression_only_incrementally: a `'''` typed above an
+// unused suppression left its unused-suppression hint behind).
+TEST(Incremental, SuppressionsFollowStringsOpenedAndClosedElsewhere) {
+  const std::string head = R"(from tvm.script import relax as R
+
+
+@R.function
+def f(x: R.Tensor((4,), "float32")):
+    y = R.add(x, x)
+    return y
+
+
+)";
+  const std::string tail = "t = 1  # tvmls: ignore[undefined-name]\nu = 1  # \"\"\"\n";
+  auto hints = [](const Analyzer& a) {
+    return std::count_if(a.Diagnostics().begin(), a.Diagnostics().end(),
+                         [](const Diagnostic* d) { return d->code == "unused-suppression"; });
+  };
+  // A comment (unused, so reported), then swallowed by a string opened on the line above.
+  Session s(head + "s = \"abc\"\n" + tail);
+  ASSERT_EQ(hints(s.analyzer), 1) << Render(s.analyzer);
+  s.Replace("s = \"abc\"", "s = \"\"\"abc");
+  EXPECT_EQ(hints(s.analyzer), 0) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+  s.Replace("s = \"\"\"abc", "s = \"abc\"");
+  EXPECT_EQ(hints(s.analyzer), 1) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+  // String text first, then a comment once the string is closed above it.
+  Session t(head + "s = \"\"\"abc\n" + tail);
+  ASSERT_EQ(hints(t.analyzer), 0) << Render(t.analyzer);
+  t.Replace("s = \"\"\"abc", "s = \"abc\"");
+  EXPECT_EQ(hints(t.analyzer), 1) << Render(t.analyzer);
+  t.ExpectSameAsFresh();
+}
+
 // `count` standalone Relax functions with distinct names, separated by blank lines (as `mod.show()`
 // and TVM's tests write them: no comment between two functions).
 std::string ManyFunctions(int count) {
