@@ -266,7 +266,7 @@ class PrimLowering {
     if (args.splat) decl.shape.reset();
     decl.view = args.splat || !ts_node_is_null(Keyword(args, "data")) ||
                 !ts_node_is_null(Keyword(args, "strides")) || !ts_node_is_null(Keyword(args, "elem_offset")) ||
-                args.positional.size() > 2;
+                static_cast<int>(args.positional.size()) > ctor.dtype_pos + 1;
     CheckAxisSeparators(decl, args);
     return decl;
   }
