@@ -1,5 +1,4 @@
-// block-iter-domain-mismatch / reduction-iter-in-output-index: block iterators against their
-// bindings and their use.
+// block-iter-domain-mismatch: block iterators against their bindings.
 //
 // Invariants:
 //  - block-iter-domain-mismatch (warning): the binding of `vi = T.axis.spatial(dom, binding)`
@@ -9,10 +8,9 @@
 //    but the domain is a promise schedule primitives rely on. Range: the domain; related: the
 //    loop. Fix (preferred) when the domain is an integer literal, the binding never goes below 0
 //    and its largest value is a constant: the domain becomes that value + 1.
-//  - reduction-iter-in-output-index (warning): a store in the block whose indices use one of the
-//    block's reduction iterators. TVM accepts the IR, but the block is then not a reduction
-//    block (ReductionIterNotIndexOutputBuffer, s_tir/schedule/analysis/reducer.cc) and rfactor,
-//    decompose_reduction and cross-thread reduction reject it. Range: the store; one per store.
+//  - No check on a store indexed by a reduction iterator: a scan (`A[vi, vk] = A[vi, vk - 1] +
+//    ...` with vk reduce) does that legitimately (TVM's tests write it), and the iterator does
+//    carry the order there; only schedule primitives that need a reduction block refuse it.
 #include "check/check.h"
 
 namespace tvmls::analysis::check {
@@ -44,17 +42,6 @@ class BlockIterCheck : public Check {
       fix.preferred = true;
       fix.edits.push_back({it.domain_range, std::to_string(*hi + 1)});
       d.fixes.push_back(std::move(fix));
-    }
-  }
-
-  void OnBlockRegions(const BlockRegions& b, Sink& sink) override {
-    for (const BlockRegions::Access& a : b.accesses) {
-      if (!a.store || a.reduce_iters.empty()) continue;
-      std::string iters;
-      for (const std::string& v : a.reduce_iters) iters += (iters.empty() ? "`" : ", `") + v + "`";
-      sink.Add(a.range, Severity::kWarning, "reduction-iter-in-output-index",
-               "the store `" + a.text + "` is indexed by the reduction iterator" + (a.reduce_iters.size() > 1 ? "s " : " ") +
-                   iters + " of block \"" + b.block + "\": TVM's schedule does not treat the block as a reduction");
     }
   }
 };

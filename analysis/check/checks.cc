@@ -47,7 +47,6 @@ std::unique_ptr<Check> MakeUnusedBindingCheck();
 std::unique_ptr<Check> MakeBufferIndexCheck();
 std::unique_ptr<Check> MakeBlockIterCheck();
 std::unique_ptr<Check> MakeLoopScopeCheck();
-std::unique_ptr<Check> MakeBlockRegionCheck();
 std::unique_ptr<Check> MakeAxisSeparatorsCheck();
 std::unique_ptr<Check> MakePurityCheck();
 std::unique_ptr<Check> MakeCallTirCheck();
@@ -63,7 +62,6 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeBufferIndexCheck());
   checks.push_back(MakeBlockIterCheck());
   checks.push_back(MakeLoopScopeCheck());
-  checks.push_back(MakeBlockRegionCheck());
   checks.push_back(MakeAxisSeparatorsCheck());
   checks.push_back(MakePurityCheck());
   checks.push_back(MakeCallTirCheck());
