@@ -337,6 +337,7 @@ class PrimLowering {
     if (Is(n, "for_statement")) return VisitFor(n);
     if (Is(n, "if_statement")) return VisitIf(n);
     if (Is(n, "while_statement")) return VisitGuarded(n, Field(n, "condition"), Field(n, "body"));
+    if (Is(n, "assert_statement")) return VisitAssert(n);  // what follows runs where c holds
     if (Is(n, "with_statement") && VisitWith(n)) return false;
     if (Is(n, "function_definition") || Is(n, "lambda")) return false;  // Python closures: not TIR
     if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
@@ -640,6 +641,17 @@ class PrimLowering {
     return n;
   }
 
+  bool VisitAssert(TSNode n) {
+    std::vector<TSNode> kids;
+    for (TSNode c : NamedChildren(n)) {
+      if (!Is(c, "comment")) kids.push_back(c);
+    }
+    for (TSNode c : kids) Walk(c);
+    if (frames_.empty()) frames_.emplace_back();
+    frames_.back().guards.push_back(kids.empty() ? Guard{} : ReadCondition(kids[0]));
+    return false;
+  }
+
   // Walks `body` with `guard` holding.
   void WalkGuarded(TSNode body, Guard guard) {
     frames_.emplace_back();
@@ -682,6 +694,19 @@ class PrimLowering {
     if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return false;
     const std::string& f = (*path)[1];
     CallArgs args = ArgsOf(n, text_);
+    if (f == "assume") {
+      // `T.assume(c)` as a statement: what follows it in the suite runs where c holds (TVM
+      // takes it as a promise; code after a false assumption is undefined).
+      Walk(Field(n, "arguments"));
+      TSNode parent = ts_node_parent(n);
+      if (!ts_node_is_null(parent) && Is(parent, "expression_statement")) {
+        if (frames_.empty()) frames_.emplace_back();
+        frames_.back().guards.push_back(args.positional.size() == 1 && args.keywords.empty() && !args.splat
+                                            ? ReadCondition(args.positional[0])
+                                            : Guard{});
+      }
+      return true;
+    }
     if (f == "where") {
       ++binding_depth_;
       Walk(Field(n, "arguments"));
