@@ -175,29 +175,6 @@ struct LoopVarUse {
   std::optional<std::string> replacement;  // kInBlock: the block iterator bound exactly to it
 };
 
-/// A block with its explicit region annotations and the accesses directly in its body (nested
-/// blocks excluded, buffers the block allocates or matches excluded).
-struct BlockRegions {
-  std::string block;
-  TextRange block_range;  // the `T.block("name")` call
-  struct Annotation {
-    bool present = false;
-    bool covers_all = false;        // an argument tvmls cannot read: every buffer counts as listed
-    std::set<std::string> buffers;  // the buffers listed
-    std::optional<uint32_t> insert_at;  // where a new region goes (relative), if anywhere
-    bool insert_needs_comma = false;
-  };
-  Annotation reads, writes;
-  struct Access {
-    std::string buffer;
-    TextRange range;   // the subscript
-    std::string text;  // as written
-    bool store = false;
-    std::vector<std::string> reduce_iters;  // reduction iterators of the block in its indices
-  };
-  std::vector<Access> accesses;
-};
-
 /// `axis_separators=[...]` of a buffer declaration with a known rank, every separator constant.
 struct AxisSeparators {
   const BufferDecl* buffer = nullptr;
@@ -392,7 +369,6 @@ class Check {
   virtual void OnAxisSeparators(const AxisSeparators&, Sink&) {}
   virtual void OnBlockIter(const BlockIter&, Sink&) {}
   virtual void OnLoopVarUse(const LoopVarUse&, Sink&) {}
-  virtual void OnBlockRegions(const BlockRegions&, Sink&) {}
   virtual void OnImpureCall(const ImpureCall&, Sink&) {}
   virtual void OnDataflowEnd(const DataflowEnd&, Sink&) {}
   virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}

@@ -348,22 +348,12 @@ class PrimLowering {
         Walk(Field(n, "right"));
         Walk(Field(n, "type"));
         BindLets(Field(n, "left"));
-        if (Is(Field(n, "left"), "subscript")) {
-          ++store_depth_;
-          Walk(Field(n, "left"));
-          --store_depth_;
-        } else {
-          Walk(Field(n, "left"));
-        }
+        Walk(Field(n, "left"));
         return false;
       }
       if (Is(Field(n, "left"), "subscript")) {  // `A[i] += x` loads and stores
         Walk(Field(n, "right"));
-        ++store_depth_;
-        ++update_depth_;
         Walk(Field(n, "left"));
-        --update_depth_;
-        --store_depth_;
         return false;
       }
     } else if (Is(n, "call") && VisitGuardCall(n)) {
@@ -392,12 +382,8 @@ class PrimLowering {
         }
       }
     } else if (Is(n, "subscript")) {
-      CheckAccess(n, region_depth_ > 0, store_depth_ > 0, update_depth_ > 0);
-      int saved = store_depth_, saved_update = update_depth_;
-      store_depth_ = update_depth_ = 0;
+      CheckAccess(n, region_depth_ > 0);
       for (TSNode c : NamedChildren(n)) Walk(c);
-      store_depth_ = saved;
-      update_depth_ = saved_update;
       return false;
     } else if (Is(n, "attribute")) {
       Walk(Field(n, "object"));  // `A.data`: the name after the dot is not a reference
@@ -444,7 +430,7 @@ class PrimLowering {
     AddBufferSymbol(decl);
   }
 
-  void CheckAccess(TSNode sub, bool region_only, bool store, bool update) {
+  void CheckAccess(TSNode sub, bool region_only) {
     TSNode value = Field(sub, "value");
     if (!Is(value, "identifier")) return;
     std::string name(TextOf(value, text_));
@@ -478,7 +464,6 @@ class PrimLowering {
       std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
       if (f == "tuple" || f == "list") return;
     }
-    RecordBlockAccess(name, sub, indices, store, update, region_only);
     if (!b.shape) return;
     check::BufferAccess access;
     access.buffer = &b;
@@ -522,10 +507,10 @@ class PrimLowering {
     std::map<std::string, ScopedVar> vars;
     std::vector<Guard> guards;
   };
-  // A block being walked: its region annotations and accesses, the buffers it allocates or
-  // matches, its iterators' kinds, and its frame.
+  // A block being walked: its name, the buffers it allocates or matches, its iterators' kinds,
+  // and its frame.
   struct RegionFrame {
-    check::BlockRegions info;
+    std::string block;
     std::set<std::string> locals;
     std::map<std::string, char> kinds;
     size_t frame = 0;
@@ -1003,37 +988,6 @@ class PrimLowering {
     for (auto& [name, v] : declared) frames_.back().vars[name] = v;
   }
 
-  // `T.reads(...)` / `T.writes(...)`: what it lists and where a region would go.
-  check::BlockRegions::Annotation ReadRegions(TSNode call) {
-    check::BlockRegions::Annotation a;
-    a.present = true;
-    CallArgs args = ArgsOf(call, text_);
-    if (args.splat || !args.keywords.empty()) {
-      a.covers_all = true;
-      return a;
-    }
-    std::vector<TSNode> items = args.positional;
-    TSNode container = args.list;
-    if (items.size() == 1 && (Is(Unparen(items[0]), "list") || Is(Unparen(items[0]), "tuple"))) {
-      container = Unparen(items[0]);
-      items = Statements(container);
-    }
-    for (TSNode i : items) {
-      TSNode n = Unparen(i);
-      if (Is(n, "subscript")) n = Field(n, "value");
-      if (!Is(n, "identifier")) {
-        a.covers_all = true;
-        continue;
-      }
-      a.buffers.insert(std::string(TextOf(n, text_)));
-    }
-    if (!ts_node_is_null(container) && ts_node_end_byte(container) > ts_node_start_byte(container)) {
-      a.insert_at = ts_node_end_byte(container) - 1 - base_;
-      a.insert_needs_comma = !items.empty();
-    }
-    return a;
-  }
-
   bool VisitWith(TSNode n) {
     std::vector<TSNode> items;
     for (TSNode c : NamedChildren(Field(n, "items"))) {
@@ -1052,9 +1006,8 @@ class PrimLowering {
     block.frame = frames_.size() - 1;
     CallArgs args = ArgsOf(value, text_);
     if (!args.positional.empty()) {
-      if (auto s = StringValue(args.positional[0], text_)) block.info.block = *s;
+      if (auto s = StringValue(args.positional[0], text_)) block.block = *s;
     }
-    block.info.block_range = Rel(value);
     std::vector<check::BlockIter> iters;
     iter_values_.clear();
     for (TSNode stmt : stmts) {
@@ -1069,10 +1022,6 @@ class PrimLowering {
       if (call == "where") {
         CallArgs w = ArgsOf(Unparen(e), text_);
         frames_.back().guards.push_back(w.positional.size() == 1 ? ReadCondition(w.positional[0]) : Guard{});
-      } else if (call == "reads") {
-        block.info.reads = ReadRegions(Unparen(e));
-      } else if (call == "writes") {
-        block.info.writes = ReadRegions(Unparen(e));
       }
     }
     for (size_t i = 0; i < iters.size(); ++i) {
@@ -1088,7 +1037,6 @@ class PrimLowering {
     if (has_iters) ++block_level_;
     Walk(body);
     if (has_iters) --block_level_;
-    checks().Report(&check::Check::OnBlockRegions, regions_.back().info);
     regions_.pop_back();
     frames_.pop_back();
     return true;
@@ -1104,41 +1052,6 @@ class PrimLowering {
     return true;
   }
 
-  // A buffer access directly in the innermost block, for its region annotations.
-  void RecordBlockAccess(const std::string& name, TSNode sub, const std::vector<TSNode>& indices, bool store,
-                         bool update, bool region_only) {
-    if (region_only || match_depth_ > 0 || regions_.empty()) return;
-    RegionFrame& block = regions_.back();
-    if (block.locals.count(name)) return;
-    check::BlockRegions::Access a;
-    a.buffer = name;
-    a.range = Rel(sub);
-    a.text = std::string(TextOf(sub, text_));
-    a.store = store;
-    if (store) {
-      const Frame& frame = frames_[block.frame];
-      for (TSNode index : indices) {
-        ForEachNode(index, [&](TSNode k) {
-          if (!Is(k, "identifier")) return !Is(k, "attribute");
-          std::string v(TextOf(k, text_));
-          auto kind = block.kinds.find(v);
-          auto var = frame.vars.find(v);
-          if (kind != block.kinds.end() && kind->second == 'R' && var != frame.vars.end() && Lookup(v) == &var->second &&
-              std::find(a.reduce_iters.begin(), a.reduce_iters.end(), v) == a.reduce_iters.end()) {
-            a.reduce_iters.push_back(v);
-          }
-          return false;
-        });
-      }
-    }
-    block.info.accesses.push_back(a);
-    if (update) {
-      a.store = false;
-      a.reduce_iters.clear();
-      block.info.accesses.push_back(std::move(a));
-    }
-  }
-
   // A loop variable where TVM's well-formedness rejects it.
   void CheckLoopVarUse(TSNode n, const std::string& name) {
     if (binding_depth_ > 0) return;
@@ -1152,7 +1065,7 @@ class PrimLowering {
       use.loop_range = v->loop_range;
       if (!regions_.empty()) {
         const RegionFrame& block = regions_.back();
-        use.block = block.info.block;
+        use.block = block.block;
         if (v->kind == ScopedVar::Kind::kLoop) {
           for (const auto& [iter, value] : frames_[block.frame].vars) {
             if (value.kind == ScopedVar::Kind::kBlockIter && value.value == v->value && Lookup(iter) == &value) {
@@ -1216,8 +1129,6 @@ class PrimLowering {
   bool give_up_after_loop_ = false;
   size_t block_level_ = 0;  // blocks with iterators around the walk
   int binding_depth_ = 0;   // inside bindings and T.where
-  int store_depth_ = 0;     // inside a store's target
-  int update_depth_ = 0;    // inside `A[i] += ...`'s target
   int match_depth_ = 0;     // inside T.match_buffer's arguments
   std::vector<RegionFrame> regions_;
   std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
