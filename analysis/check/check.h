@@ -120,6 +120,17 @@ struct UnusedBinding {
   TextRange definition;
 };
 
+/// What a TIR index expression reaches over the loops around it: its smallest and largest value,
+/// both attained by some iteration that executes it (guards `T.where`, `if` and
+/// `T.if_then_else` applied). Absent when the lowering cannot tell exactly.
+struct IndexReach {
+  arith::Expr min;
+  arith::Expr max;
+  std::string loops;     // the loop variables involved: "i in [0, 128), j in [0, 4)"
+  TextRange loop_range;  // the header of the innermost loop involved (empty when none)
+  arith::Facts facts;    // what holds of the symbolic values there (guards on them)
+};
+
 /// `B[i, j]` on a buffer with a known shape, in a PrimFunc.
 struct BufferAccess {
   const BufferDecl* buffer = nullptr;
@@ -128,12 +139,41 @@ struct BufferAccess {
   struct Index {
     TextRange range;
     std::optional<int64_t> value;  // a constant index
+    std::string text;              // as written
+    std::optional<IndexReach> reach;
   };
   std::vector<Index> indices;
   /// A region (`A[0:4, j]`) rather than a point: only the arity is checked.
   bool region = false;
   /// Fewer indices than the rank are a region in the current era (`A[0]` of a 3-D buffer).
   bool partial_allowed = false;
+};
+
+/// A block iterator `vi = T.axis.spatial(dom, binding)` (or reduce, remap, S/R shorthands).
+struct BlockIter {
+  std::string name;
+  char kind = 'S';                     // 'S' spatial, 'R' reduce, 'O' other (scan, opaque)
+  TextRange name_range;
+  TextRange domain_range;              // the domain argument ("" for remap)
+  std::optional<arith::Expr> dom_min;  // the domain [dom_min, dom_end)
+  std::optional<arith::Expr> dom_end;
+  bool domain_is_literal = false;      // an integer literal extent: a fix can rewrite it
+  std::string binding_text;
+  std::optional<IndexReach> reach;     // of the binding, under the block's T.where
+};
+
+/// A loop variable used where TVM's well-formedness rejects it.
+struct LoopVarUse {
+  enum class Kind {
+    kInBlock,    // inside a block with iterators, not in its bindings or T.where
+    kAfterLoop,  // after the loop that binds it (no other definition in scope)
+  };
+  Kind kind = Kind::kInBlock;
+  std::string name;
+  TextRange range;
+  std::string block;                       // kInBlock: the block's name
+  TextRange loop_range;                    // the loop's header
+  std::optional<std::string> replacement;  // kInBlock: the block iterator bound exactly to it
 };
 
 /// `axis_separators=[...]` of a buffer declaration with a known rank, every separator constant.
@@ -356,6 +396,8 @@ class Check {
   virtual void OnUnusedBinding(const UnusedBinding&, Sink&) {}
   virtual void OnBufferAccess(const BufferAccess&, Sink&) {}
   virtual void OnAxisSeparators(const AxisSeparators&, Sink&) {}
+  virtual void OnBlockIter(const BlockIter&, Sink&) {}
+  virtual void OnLoopVarUse(const LoopVarUse&, Sink&) {}
   virtual void OnImpureCall(const ImpureCall&, Sink&) {}
   virtual void OnDataflowEnd(const DataflowEnd&, Sink&) {}
   virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}

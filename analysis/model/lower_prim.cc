@@ -2,6 +2,9 @@
 // decl_buffer, T.Buffer), buffer accesses; checks invalid-axis-separators, buffer-index-arity and
 // buffer-index-out-of-bounds.
 #include <algorithm>
+#include <functional>
+
+#include "arith/iter_range.h"
 
 #include "check/check.h"
 #include "model/annotation.h"
@@ -140,7 +143,10 @@ class PrimLowering {
         fn_->symbols.push_back(std::move(s));
       }
     }
+    CollectNonLoopNames();
+    frames_.emplace_back();
     Walk(Field(func_, "body"));
+    frames_.clear();
   }
 
  private:
@@ -258,6 +264,9 @@ class PrimLowering {
     TSNode scope = arg(ctor.scope_pos, "scope");
     if (auto s = ts_node_is_null(scope) ? std::nullopt : StringValue(scope, text_)) decl.scope = *s;
     if (args.splat) decl.shape.reset();
+    decl.view = args.splat || !ts_node_is_null(Keyword(args, "data")) ||
+                !ts_node_is_null(Keyword(args, "strides")) || !ts_node_is_null(Keyword(args, "elem_offset")) ||
+                static_cast<int>(args.positional.size()) > ctor.dtype_pos + 1;
     CheckAxisSeparators(decl, args);
     return decl;
   }
@@ -325,9 +334,35 @@ class PrimLowering {
 
   // Returns whether to descend into n.
   bool Visit(TSNode n) {
+    if (Is(n, "for_statement")) return VisitFor(n);
+    if (Is(n, "if_statement")) return VisitIf(n);
+    if (Is(n, "while_statement")) return VisitGuarded(n, Field(n, "condition"), Field(n, "body"));
+    if (Is(n, "assert_statement")) return VisitAssert(n);  // what follows runs where c holds
+    if (Is(n, "with_statement") && VisitWith(n)) return false;
+    if (Is(n, "function_definition") || Is(n, "lambda")) return false;  // Python closures: not TIR
     if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
       TSNode target, call;
       if (Is(n, "assignment") && AssignedCall(n, &target, &call)) DeclareFromCall(target, call);
+      if (Is(n, "assignment") && VisitAxis(n)) return false;
+      if (Is(n, "assignment")) {
+        Walk(Field(n, "right"));
+        Walk(Field(n, "type"));
+        BindLets(Field(n, "left"));
+        Walk(Field(n, "left"));
+        return false;
+      }
+      if (Is(Field(n, "left"), "subscript")) {  // `A[i] += x` loads and stores
+        Walk(Field(n, "right"));
+        Walk(Field(n, "left"));
+        return false;
+      }
+    } else if (Is(n, "call") && VisitGuardCall(n)) {
+      return false;
+    } else if (Is(n, "call") && TirCall(n) == "match_buffer") {
+      ++match_depth_;
+      Walk(Field(n, "arguments"));
+      --match_depth_;
+      return false;
     } else if (Is(n, "call")) {
       auto path = DottedPath(Field(n, "function"), text_);
       if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) &&
@@ -348,6 +383,8 @@ class PrimLowering {
       }
     } else if (Is(n, "subscript")) {
       CheckAccess(n, region_depth_ > 0);
+      for (TSNode c : NamedChildren(n)) Walk(c);
+      return false;
     } else if (Is(n, "attribute")) {
       Walk(Field(n, "object"));  // `A.data`: the name after the dot is not a reference
       return false;
@@ -367,6 +404,7 @@ class PrimLowering {
         Symbol& s = fn_->symbols[symbol];
         if (r != s.definition) s.references.push_back(r);
       }
+      CheckLoopVarUse(n, name);
       return false;
     }
     return true;
@@ -379,6 +417,7 @@ class PrimLowering {
     if (ctor == nullptr) return;
     std::string name(TextOf(target, text_));
     declared_calls_.insert(ts_node_start_byte(call));
+    if (!regions_.empty()) regions_.back().locals.insert(name);
     // Parameter buffers bound by match_buffer were made by Signature().
     for (const BufferDecl& b : fn_->prim.buffers) {
       if (b.name == name && b.decl_range == Rel(call)) {
@@ -396,7 +435,7 @@ class PrimLowering {
     if (!Is(value, "identifier")) return;
     std::string name(TextOf(value, text_));
     auto it = buffer_decls_.find(name);
-    if (it == buffer_decls_.end() || !it->second.shape) return;
+    if (it == buffer_decls_.end()) return;
     const BufferDecl& b = it->second;
     std::vector<TSNode> indices;
     TSTreeCursor c = ts_tree_cursor_new(sub);
@@ -425,17 +464,674 @@ class PrimLowering {
       std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
       if (f == "tuple" || f == "list") return;
     }
+    if (!b.shape) return;
     check::BufferAccess access;
     access.buffer = &b;
     access.name = name;
     access.index_range = Rel(TextRange{ts_node_start_byte(indices.empty() ? sub : indices.front()),
                                        ts_node_end_byte(indices.empty() ? sub : indices.back())});
-    for (TSNode index : indices) access.indices.push_back({Rel(index), IntValue(index, text_)});
+    for (TSNode index : indices) {
+      check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}};
+      if (!idx.value && !region_only && !Is(index, "slice")) {
+        if (std::optional<arith::Expr> e = Resolve(index)) idx.reach = ReachOf(*e);
+      }
+      access.indices.push_back(std::move(idx));
+    }
     access.region = region_only;
     // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
     access.partial_allowed = aliases_.current;
     checks().Report(&check::Check::OnBufferAccess, access);
   }
+
+  // ------------------------------------------------------------ loops, blocks and guards
+  //
+  // While the body is walked, frames_ holds what is in scope: loop variables (the iteration
+  // space of arith/iter_range.h, under internal names unique in the function), block iterators
+  // (their bindings resolved to loop variables), names bound to values tvmls does not follow,
+  // and the guards (`if`, `T.where`, `T.if_then_else`) that hold there.
+
+  struct ScopedVar {
+    enum class Kind { kLoop, kBlockIter, kOpaque };
+    Kind kind = Kind::kOpaque;
+    arith::Expr value;       // kLoop: the internal variable; kBlockIter: the resolved binding
+    TextRange loop_range;    // kLoop: the loop's header (relative)
+    size_t block_level = 0;  // loops: the blocks with iterators around the loop
+    bool is_loop = false;    // bound by a `for` (followed or not)
+  };
+  // The conjunction of `g >= 0` for every g; unknown when the condition could not be read.
+  struct Guard {
+    bool known = false;
+    std::vector<arith::Expr> conjuncts;
+  };
+  struct Frame {
+    std::map<std::string, ScopedVar> vars;
+    std::vector<Guard> guards;
+  };
+  // A block being walked: its name, the buffers it allocates or matches, its iterators' kinds,
+  // and its frame.
+  struct RegionFrame {
+    std::string block;
+    std::set<std::string> locals;
+    std::map<std::string, char> kinds;
+    size_t frame = 0;
+  };
+
+  const ScopedVar* Lookup(const std::string& name) const {
+    for (auto f = frames_.rbegin(); f != frames_.rend(); ++f) {
+      auto it = f->vars.find(name);
+      if (it != f->vars.end()) return &it->second;
+    }
+    return nullptr;
+  }
+
+  // The expression at `node` in terms of the loop variables in scope; nullopt when it mentions
+  // something tvmls does not follow (a let-bound name, a call it does not read, a buffer load).
+  // Names bound nowhere in the body are symbolic constants (parameters, shape variables).
+  std::optional<arith::Expr> Resolve(TSNode node) {
+    AnnotationContext ctx = ctx_;
+    arith::Expr e = LowerDim(node, ctx);
+    if (arith::HasOpaque(e)) return std::nullopt;
+    std::set<std::string> names;
+    e.CollectVars(&names);
+    std::map<std::string, arith::Expr> values;
+    for (const std::string& n : names) {
+      const ScopedVar* v = Lookup(n);
+      if (v == nullptr) {
+        if (buffers_.count(n) || space_.count(n)) return std::nullopt;
+        continue;
+      }
+      if (v->kind == ScopedVar::Kind::kOpaque) return std::nullopt;
+      values[n] = v->value;
+    }
+    e = e.Substitute(values);
+    if (arith::HasOpaque(e)) return std::nullopt;
+    return e;
+  }
+
+  // A condition as a conjunction of `g >= 0`: comparisons, `and`, `not` of one comparison,
+  // T.likely, True/False.
+  Guard ReadCondition(TSNode c) {
+    c = Unparen(c);
+    Guard g;
+    if (Is(c, "true")) {
+      g.known = true;
+    } else if (Is(c, "false")) {
+      g.known = true;
+      g.conjuncts.push_back(arith::Expr(-1));
+    } else if (Is(c, "boolean_operator")) {
+      if (TextOf(Field(c, "operator"), text_) != "and") return g;
+      Guard a = ReadCondition(Field(c, "left")), b = ReadCondition(Field(c, "right"));
+      if (!a.known || !b.known) return g;
+      g = a;
+      g.conjuncts.insert(g.conjuncts.end(), b.conjuncts.begin(), b.conjuncts.end());
+    } else if (Is(c, "not_operator")) {
+      Guard a = ReadCondition(Field(c, "argument"));
+      if (!a.known || a.conjuncts.size() != 1) return g;
+      g.known = true;
+      g.conjuncts.push_back(-a.conjuncts[0] - 1);
+    } else if (Is(c, "call")) {
+      auto path = DottedPath(Field(c, "function"), text_);
+      CallArgs args = ArgsOf(c, text_);
+      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return g;
+      if ((*path)[1] == "likely" && args.positional.size() == 1) return ReadCondition(args.positional[0]);
+      if ((*path)[1] == "And" && args.positional.size() == 2) {
+        Guard a = ReadCondition(args.positional[0]), b = ReadCondition(args.positional[1]);
+        if (!a.known || !b.known) return g;
+        g = a;
+        g.conjuncts.insert(g.conjuncts.end(), b.conjuncts.begin(), b.conjuncts.end());
+      }
+    } else if (Is(c, "comparison_operator")) {
+      std::vector<TSNode> operands;
+      std::vector<std::string> ops;
+      uint32_t count = ts_node_child_count(c);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode k = ts_node_child(c, i);
+        if (Is(k, "comment")) continue;
+        if (ts_node_is_named(k)) {
+          operands.push_back(k);
+        } else {
+          ops.emplace_back(TextOf(k, text_));
+        }
+      }
+      if (operands.size() != ops.size() + 1) return g;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        std::optional<arith::Expr> a = Resolve(operands[i]), b = Resolve(operands[i + 1]);
+        if (!a || !b) return Guard{};
+        const std::string& op = ops[i];
+        if (op == "<") {
+          g.conjuncts.push_back(*b - *a - 1);
+        } else if (op == "<=") {
+          g.conjuncts.push_back(*b - *a);
+        } else if (op == ">") {
+          g.conjuncts.push_back(*a - *b - 1);
+        } else if (op == ">=") {
+          g.conjuncts.push_back(*a - *b);
+        } else if (op == "==") {
+          g.conjuncts.push_back(*a - *b);
+          g.conjuncts.push_back(*b - *a);
+        } else {
+          return Guard{};
+        }
+      }
+      g.known = true;
+    }
+    return g;
+  }
+
+  static Guard Negate(const Guard& g) {
+    Guard n;
+    if (!g.known || g.conjuncts.size() != 1) return n;
+    n.known = true;
+    n.conjuncts.push_back(-g.conjuncts[0] - 1);
+    return n;
+  }
+
+  bool VisitAssert(TSNode n) {
+    std::vector<TSNode> kids;
+    for (TSNode c : NamedChildren(n)) {
+      if (!Is(c, "comment")) kids.push_back(c);
+    }
+    for (TSNode c : kids) Walk(c);
+    if (frames_.empty()) frames_.emplace_back();
+    frames_.back().guards.push_back(kids.empty() ? Guard{} : ReadCondition(kids[0]));
+    return false;
+  }
+
+  // Walks `body` with `guard` holding.
+  void WalkGuarded(TSNode body, Guard guard) {
+    frames_.emplace_back();
+    frames_.back().guards.push_back(std::move(guard));
+    Walk(body);
+    frames_.pop_back();
+  }
+
+  bool VisitGuarded(TSNode n, TSNode condition, TSNode body) {
+    Walk(condition);
+    WalkGuarded(body, Guard{});  // a while loop: nothing known inside
+    for (TSNode c : NamedChildren(n)) {
+      if (Is(c, "else_clause")) Walk(c);
+    }
+    return false;
+  }
+
+  bool VisitIf(TSNode n) {
+    TSNode cond = Field(n, "condition");
+    Walk(cond);
+    Guard g = ReadCondition(cond);
+    WalkGuarded(Field(n, "consequence"), g);
+    bool elif = false;
+    for (TSNode c : NamedChildren(n)) {
+      if (Is(c, "elif_clause")) {
+        elif = true;
+        Walk(Field(c, "condition"));
+        WalkGuarded(Field(c, "consequence"), Guard{});
+      } else if (Is(c, "else_clause")) {
+        WalkGuarded(Field(c, "body"), elif ? Guard{} : Negate(g));
+      }
+    }
+    return false;
+  }
+
+  // T.if_then_else / T.Select: each branch under its side of the condition; T.where: a guard of
+  // the block (read when the block starts), its loop variables allowed.
+  bool VisitGuardCall(TSNode n) {
+    auto path = DottedPath(Field(n, "function"), text_);
+    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return false;
+    const std::string& f = (*path)[1];
+    CallArgs args = ArgsOf(n, text_);
+    if (f == "assume") {
+      // `T.assume(c)` as a statement: what follows it in the suite runs where c holds (TVM
+      // takes it as a promise; code after a false assumption is undefined).
+      Walk(Field(n, "arguments"));
+      TSNode parent = ts_node_parent(n);
+      if (!ts_node_is_null(parent) && Is(parent, "expression_statement")) {
+        if (frames_.empty()) frames_.emplace_back();
+        frames_.back().guards.push_back(args.positional.size() == 1 && args.keywords.empty() && !args.splat
+                                            ? ReadCondition(args.positional[0])
+                                            : Guard{});
+      }
+      return true;
+    }
+    if (f == "where") {
+      ++binding_depth_;
+      Walk(Field(n, "arguments"));
+      --binding_depth_;
+      return true;
+    }
+    if ((f != "if_then_else" && f != "Select") || args.positional.size() != 3 || args.splat) return false;
+    for (const auto& [name, value] : args.keywords) {
+      if (name != "dtype" && name != "span") return false;
+    }
+    Walk(args.positional[0]);
+    Guard g = ReadCondition(args.positional[0]);
+    WalkGuarded(args.positional[1], g);
+    WalkGuarded(args.positional[2], Negate(g));
+    return true;
+  }
+
+  // `range(a)`, `range(a, b)`, `range(a, b, step)`, T.serial/parallel/vectorized/unroll/
+  // thread_binding (start, stop=None, ...): the domain of one loop variable.
+  std::optional<arith::IterDomain> RangeDomain(TSNode start, TSNode stop, TSNode step) {
+    arith::IterDomain d;
+    std::optional<arith::Expr> a = Resolve(start);
+    if (!a) return std::nullopt;
+    std::optional<arith::Expr> b;
+    if (ts_node_is_null(stop)) {
+      b = a;
+      a = arith::Expr(0);
+    } else {
+      b = Resolve(stop);
+      if (!b) return std::nullopt;
+    }
+    if (!arith::IterVarsOf(*a, space_).empty() || !arith::IterVarsOf(*b, space_).empty()) return std::nullopt;
+    d.lo = *a;
+    d.hi = *b - 1;
+    if (!ts_node_is_null(step)) {
+      std::optional<int64_t> s = IntValue(step, text_);
+      std::optional<int64_t> lo = a->AsConst(), end = b->AsConst();
+      if (!s || *s < 1 || !lo || !end) return std::nullopt;
+      d.step = *s;
+      if (*end <= *lo) return std::nullopt;
+      d.hi = *lo + (*end - 1 - *lo) / *s * *s;
+    }
+    return d;
+  }
+
+  // The domains of the targets of `for ... in <iter>`, one per target; entries are nullopt for
+  // loops tvmls does not follow.
+  std::vector<std::optional<arith::IterDomain>> LoopDomains(TSNode iter, size_t targets) {
+    std::vector<std::optional<arith::IterDomain>> out(targets);
+    iter = Unparen(iter);
+    if (!Is(iter, "call")) return out;
+    TSNode fn = Field(iter, "function");
+    CallArgs args = ArgsOf(iter, text_);
+    if (args.splat) return out;
+    auto path = DottedPath(fn, text_);
+    if (!path) return out;
+    bool tir = path->size() == 2 && IsAlias(aliases_.tir, *path);
+    const std::string f = path->back();
+    auto pos = [&](size_t i) { return i < args.positional.size() ? args.positional[i] : TSNode{}; };
+    auto kw = [&](size_t i, const char* name) {
+      TSNode k = Keyword(args, name);
+      return ts_node_is_null(k) ? pos(i) : k;
+    };
+    if (tir && f == "grid") {
+      if (args.positional.size() != targets || !args.keywords.empty()) return out;
+      for (size_t i = 0; i < targets; ++i) out[i] = RangeDomain(args.positional[i], TSNode{}, TSNode{});
+      return out;
+    }
+    if (targets != 1) return out;
+    if ((path->size() == 1 && f == "range") ||
+        (tir && (f == "serial" || f == "parallel" || f == "vectorized" || f == "unroll" ||
+                 f == "thread_binding"))) {
+      if (ts_node_is_null(kw(0, "start"))) return out;
+      out[0] = RangeDomain(kw(0, "start"), kw(1, "stop"), path->size() == 1 ? pos(2) : Keyword(args, "step"));
+    }
+    return out;
+  }
+
+  bool VisitFor(TSNode n) {
+    TSNode left = Field(n, "left"), right = Field(n, "right");
+    Walk(right);
+    std::vector<TSNode> targets;
+    if (Is(left, "identifier")) {
+      targets.push_back(left);
+    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "expression_list")) {
+      for (TSNode c : NamedChildren(left)) {
+        if (!Is(c, "comment")) targets.push_back(c);
+      }
+    }
+    std::vector<std::optional<arith::IterDomain>> domains = LoopDomains(right, targets.size());
+    frames_.emplace_back();
+    TextRange header = Rel(TextRange{ts_node_start_byte(n), ts_node_end_byte(right)});
+    std::vector<std::string> added;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (!Is(targets[i], "identifier")) continue;
+      std::string name(TextOf(targets[i], text_));
+      ScopedVar v;
+      if (domains[i]) {
+        std::string internal = name;
+        while (space_.count(internal) || display_.count(internal)) internal = name + "'" + std::to_string(++renames_);
+        space_[internal] = *domains[i];
+        display_[internal] = name;
+        headers_[internal] = header;
+        added.push_back(internal);
+        v.kind = ScopedVar::Kind::kLoop;
+        v.value = arith::Expr::Var(internal);
+      }
+      v.loop_range = header;
+      v.block_level = block_level_;
+      v.is_loop = true;
+      loop_names_[name].push_back(header);
+      frames_.back().vars[name] = v;
+    }
+    for (TSNode c : NamedChildren(left)) {
+      if (!Is(c, "identifier")) Walk(c);
+    }
+    Walk(Field(n, "body"));
+    frames_.pop_back();
+    for (const std::string& v : added) space_.erase(v);
+    Walk(Field(n, "alternative"));
+    return false;
+  }
+
+  // `x = value` in the body: x is a value tvmls does not follow until the enclosing frame ends.
+  void BindLets(TSNode left) {
+    if (frames_.empty()) frames_.emplace_back();
+    if (Is(left, "identifier")) {
+      std::string name(TextOf(left, text_));
+      frames_.back().vars[name] = ScopedVar{};
+      return;
+    }
+    if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "expression_list")) {
+      for (TSNode c : NamedChildren(left)) BindLets(c);
+    }
+  }
+
+  // What the index `e` reaches over the loops in scope, under the guards in scope.
+  std::optional<check::IndexReach> ReachOf(const arith::Expr& e) {
+    if (arith::IterVarsOf(e, space_).empty()) return std::nullopt;  // no loop: nothing to add
+    arith::IterSpace space = space_;
+    check::IndexReach reach;
+    std::vector<arith::Expr> multi;
+    for (const Frame& f : frames_) {
+      for (const Guard& g : f.guards) {
+        if (!g.known) return std::nullopt;
+        for (const arith::Expr& c : g.conjuncts) {
+          switch (arith::ApplyGuard(c, &space)) {
+            case arith::GuardEffect::kNone:
+              reach.facts.AddNonNegative(c);
+              break;
+            case arith::GuardEffect::kNarrowed:
+              break;
+            case arith::GuardEffect::kEmpty:
+              return std::nullopt;  // never executed
+            case arith::GuardEffect::kOther:
+              multi.push_back(c);
+              break;
+          }
+        }
+      }
+    }
+    std::optional<arith::Extremes> x;
+    if (multi.empty()) {
+      x = arith::ExactExtremes(e, space);
+    }
+    if (!x) {
+      bool empty = false;
+      x = arith::EnumeratedExtremes(e, multi, space, kEnumerationLimit, &empty);
+    }
+    if (!x) return std::nullopt;
+    reach.min = x->min;
+    reach.max = x->max;
+    for (const std::string& v : arith::IterVarsOf(e, space)) {
+      const arith::IterDomain& d = space.at(v);
+      if (!reach.loops.empty()) reach.loops += ", ";
+      reach.loops += display_[v] + " in ";
+      if (d.step == 1) {
+        reach.loops += "[" + d.lo.ToString() + ", " + (d.hi + 1).ToString() + ")";
+      } else {
+        reach.loops += "{" + d.lo.ToString() + ", " + (d.lo + d.step).ToString() + ", ..., " + d.hi.ToString() + "}";
+      }
+      TextRange h = headers_[v];
+      if (reach.loop_range.empty() || h.begin > reach.loop_range.begin) reach.loop_range = h;
+    }
+    return reach;
+  }
+
+  // The statements of a suite (a `block` node), comments left out.
+  static std::vector<TSNode> Statements(TSNode suite) {
+    std::vector<TSNode> out;
+    for (TSNode c : NamedChildren(suite)) {
+      if (!Is(c, "comment")) out.push_back(c);
+    }
+    return out;
+  }
+
+  // The expression of a one-expression statement (`T.where(...)`, `x = ...`), else null.
+  static TSNode StatementExpr(TSNode stmt) {
+    if (Is(stmt, "assignment")) return stmt;
+    if (!Is(stmt, "expression_statement")) return TSNode{};
+    std::vector<TSNode> kids = NamedChildren(stmt);
+    return kids.size() == 1 ? kids[0] : TSNode{};
+  }
+
+  // `T.<name>(...)` at `n`: the name, else "".
+  std::string TirCall(TSNode n) const {
+    n = Unparen(n);
+    if (!Is(n, "call")) return "";
+    auto path = DottedPath(Field(n, "function"), text_);
+    if (!path || !IsAlias(aliases_.tir, *path)) return "";
+    std::string out;
+    for (size_t i = 1; i < path->size(); ++i) out += (i > 1 ? "." : "") + (*path)[i];
+    return out;
+  }
+
+  // `vi = T.axis.spatial(...)`-like: walks its arguments as bindings (loop variables allowed).
+  bool VisitAxis(TSNode assign) {
+    TSNode right = Field(assign, "right");
+    if (TirCall(right).rfind("axis.", 0) != 0) return false;
+    ++binding_depth_;
+    Walk(right);
+    --binding_depth_;
+    return true;
+  }
+
+  // Declares the block iterators of the assignment `assign` in the innermost frame.
+  void DeclareAxis(TSNode assign, RegionFrame* block, std::vector<check::BlockIter>* iters) {
+    TSNode left = Field(assign, "left"), right = Unparen(Field(assign, "right"));
+    std::string f = TirCall(right);
+    if (f.rfind("axis.", 0) != 0) return;
+    std::string kind_name = f.substr(5);
+    CallArgs args = ArgsOf(right, text_);
+    std::vector<std::pair<std::string, ScopedVar>> declared;
+    if (kind_name == "remap") {
+      std::vector<TSNode> names;
+      for (TSNode c : NamedChildren(left)) {
+        if (!Is(c, "comment")) names.push_back(c);
+      }
+      if (Is(left, "identifier")) names = {left};
+      std::optional<std::string> kinds = args.positional.empty() ? std::nullopt : StringValue(args.positional[0], text_);
+      TSNode list = args.positional.size() > 1 ? Unparen(args.positional[1]) : TSNode{};
+      std::vector<TSNode> bindings;
+      if (!ts_node_is_null(list) && (Is(list, "list") || Is(list, "tuple"))) {
+        for (TSNode c : NamedChildren(list)) {
+          if (!Is(c, "comment")) bindings.push_back(c);
+        }
+      }
+      for (size_t i = 0; i < names.size(); ++i) {
+        ScopedVar v;
+        v.kind = ScopedVar::Kind::kBlockIter;
+        std::optional<arith::Expr> value;
+        if (i < bindings.size() && kinds && kinds->size() == names.size()) value = Resolve(bindings[i]);
+        v.value = value ? *value : arith::Expr::Opaque("?");
+        std::string name(TextOf(names[i], text_));
+        if (kinds && i < kinds->size()) block->kinds[name] = (*kinds)[i] == 'R' ? 'R' : (*kinds)[i] == 'S' ? 'S' : 'O';
+        declared.emplace_back(name, v);
+      }
+    } else if (Is(left, "identifier")) {
+      check::BlockIter it;
+      it.name = std::string(TextOf(left, text_));
+      it.name_range = Rel(left);
+      it.kind = (kind_name == "spatial" || kind_name == "S") ? 'S' : (kind_name == "reduce" || kind_name == "R") ? 'R' : 'O';
+      TSNode dom = Keyword(args, "dom"), binding = Keyword(args, "binding");
+      if (ts_node_is_null(dom) && !args.positional.empty()) dom = args.positional[0];
+      if (ts_node_is_null(binding) && args.positional.size() > 1) binding = args.positional[1];
+      ScopedVar v;
+      v.kind = ScopedVar::Kind::kBlockIter;
+      v.value = arith::Expr::Opaque("?");
+      if (!ts_node_is_null(binding)) {
+        it.binding_text = std::string(TextOf(binding, text_));
+        if (std::optional<arith::Expr> value = Resolve(binding)) v.value = *value;
+      }
+      if (!ts_node_is_null(dom)) {
+        it.domain_range = Rel(dom);
+        TSNode d = Unparen(dom);
+        if (Is(d, "tuple") || Is(d, "list")) {
+          std::vector<TSNode> ends = Statements(d);
+          if (ends.size() == 2) {
+            it.dom_min = Resolve(ends[0]);
+            it.dom_end = Resolve(ends[1]);
+          }
+        } else {
+          it.dom_min = arith::Expr(0);
+          it.dom_end = Resolve(d);
+          it.domain_is_literal = Is(d, "integer");
+        }
+      }
+      block->kinds[it.name] = it.kind;
+      if (!arith::HasOpaque(v.value) && !ts_node_is_null(binding)) iter_values_.push_back(v.value);
+      else iter_values_.push_back(std::nullopt);
+      iters->push_back(std::move(it));
+      declared.emplace_back(iters->back().name, v);
+    }
+    for (auto& [name, v] : declared) frames_.back().vars[name] = v;
+  }
+
+  bool VisitWith(TSNode n) {
+    std::vector<TSNode> items;
+    for (TSNode c : NamedChildren(Field(n, "items"))) {
+      if (Is(c, "with_item")) items.push_back(c);
+    }
+    if (items.size() != 1) return false;
+    TSNode value = Unparen(Field(items[0], "value"));
+    std::string f = TirCall(value);
+    if (f != "block" && f != "sblock") return false;
+    Walk(value);
+    TSNode body = Field(n, "body");
+    std::vector<TSNode> stmts = Statements(body);
+    frames_.emplace_back();
+    regions_.emplace_back();
+    RegionFrame& block = regions_.back();
+    block.frame = frames_.size() - 1;
+    CallArgs args = ArgsOf(value, text_);
+    if (!args.positional.empty()) {
+      if (auto s = StringValue(args.positional[0], text_)) block.block = *s;
+    }
+    std::vector<check::BlockIter> iters;
+    iter_values_.clear();
+    for (TSNode stmt : stmts) {
+      TSNode e = StatementExpr(stmt);
+      if (Is(e, "assignment")) DeclareAxis(e, &block, &iters);
+    }
+    std::vector<std::optional<arith::Expr>> values = iter_values_;
+    bool has_iters = !block.kinds.empty() || !iters.empty();
+    for (TSNode stmt : stmts) {
+      TSNode e = StatementExpr(stmt);
+      std::string call = TirCall(e);
+      if (call == "where") {
+        CallArgs w = ArgsOf(Unparen(e), text_);
+        frames_.back().guards.push_back(w.positional.size() == 1 ? ReadCondition(w.positional[0]) : Guard{});
+      }
+    }
+    for (size_t i = 0; i < iters.size(); ++i) {
+      if (i < values.size() && values[i]) {
+        if (arith::IterVarsOf(*values[i], space_).empty()) {
+          if (values[i]->IsConst() && GuardsKnownTrue()) iters[i].reach = check::IndexReach{*values[i], *values[i], "", {}, {}};
+        } else {
+          iters[i].reach = ReachOf(*values[i]);
+        }
+      }
+      checks().Report(&check::Check::OnBlockIter, iters[i]);
+    }
+    if (has_iters) ++block_level_;
+    Walk(body);
+    if (has_iters) --block_level_;
+    regions_.pop_back();
+    frames_.pop_back();
+    return true;
+  }
+
+  // Every guard in scope is known and has no conjunct (nothing restricts the point).
+  bool GuardsKnownTrue() const {
+    for (const Frame& f : frames_) {
+      for (const Guard& g : f.guards) {
+        if (!g.known || !g.conjuncts.empty()) return false;
+      }
+    }
+    return true;
+  }
+
+  // A loop variable where TVM's well-formedness rejects it.
+  void CheckLoopVarUse(TSNode n, const std::string& name) {
+    if (binding_depth_ > 0) return;
+    const ScopedVar* v = Lookup(name);
+    if (v != nullptr) {
+      if (!v->is_loop || v->block_level >= block_level_) return;
+      check::LoopVarUse use;
+      use.kind = check::LoopVarUse::Kind::kInBlock;
+      use.name = name;
+      use.range = Rel(n);
+      use.loop_range = v->loop_range;
+      if (!regions_.empty()) {
+        const RegionFrame& block = regions_.back();
+        use.block = block.block;
+        if (v->kind == ScopedVar::Kind::kLoop) {
+          for (const auto& [iter, value] : frames_[block.frame].vars) {
+            if (value.kind == ScopedVar::Kind::kBlockIter && value.value == v->value && Lookup(iter) == &value) {
+              use.replacement = iter;
+              break;
+            }
+          }
+        }
+      }
+      checks().Report(&check::Check::OnLoopVarUse, use);
+      return;
+    }
+    auto loops = loop_names_.find(name);
+    if (give_up_after_loop_ || loops == loop_names_.end() || non_loop_names_.count(name)) return;
+    check::LoopVarUse use;
+    use.kind = check::LoopVarUse::Kind::kAfterLoop;
+    use.name = name;
+    use.range = Rel(n);
+    use.loop_range = loops->second.back();
+    checks().Report(&check::Check::OnLoopVarUse, use);
+  }
+
+  // Names the body binds other than as loop targets (parameters, assignments, `with ... as`,
+  // comprehensions, nested definitions, buffers): a loop variable's name among them is not
+  // judged after its loop.
+  void CollectNonLoopNames() {
+    for (const PrimSignature::Param& p : fn_->prim.params) non_loop_names_.insert(p.name);
+    std::function<void(TSNode)> targets = [&](TSNode t) {
+      if (ts_node_is_null(t)) return;
+      if (Is(t, "identifier")) {
+        non_loop_names_.insert(std::string(TextOf(t, text_)));
+        return;
+      }
+      if (Is(t, "attribute") || Is(t, "subscript")) return;
+      for (TSNode c : NamedChildren(t)) targets(c);
+    };
+    ForEachNode(Field(func_, "body"), [&](TSNode n) {
+      if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_in_clause")) {
+        targets(Field(n, "left"));
+      } else if (Is(n, "with_item")) {
+        targets(Field(n, "alias"));
+      } else if (Is(n, "named_expression")) {
+        targets(Field(n, "name"));
+      } else if (Is(n, "function_definition") || Is(n, "lambda") || Is(n, "class_definition") ||
+                 Is(n, "global_statement") || Is(n, "nonlocal_statement") || Is(n, "import_statement") ||
+                 Is(n, "import_from_statement") || Is(n, "as_pattern_target")) {
+        give_up_after_loop_ = true;
+      }
+      return true;
+    });
+  }
+
+  static constexpr int64_t kEnumerationLimit = 4096;
+  std::vector<Frame> frames_;
+  arith::IterSpace space_;                              // loop variables in scope (internal names)
+  std::map<std::string, std::string> display_;          // internal name -> as written
+  std::map<std::string, TextRange> headers_;            // internal name -> loop header
+  int renames_ = 0;
+  std::map<std::string, std::vector<TextRange>> loop_names_;  // loop targets seen, their headers
+  std::set<std::string> non_loop_names_;
+  bool give_up_after_loop_ = false;
+  size_t block_level_ = 0;  // blocks with iterators around the walk
+  int binding_depth_ = 0;   // inside bindings and T.where
+  int match_depth_ = 0;     // inside T.match_buffer's arguments
+  std::vector<RegionFrame> regions_;
+  std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
 
   std::string_view text_;
   const Aliases& aliases_;

@@ -52,6 +52,9 @@ struct BufferDecl {
   std::string scope = "global";
   enum class Origin { kParam, kMatchBuffer, kAllocBuffer, kDeclBuffer, kBufferCtor };
   Origin origin = Origin::kParam;
+  /// Declared with `data=`, `strides=` or `elem_offset=`: a view whose indices may legally
+  /// address memory beyond its own shape (bounds against loop ranges are not checked).
+  bool view = false;
   int rank() const { return shape ? static_cast<int>(shape->size()) : -1; }
 };
 
