@@ -470,7 +470,10 @@ TEST(LspServerPool, DocumentsAreAnalysedIndependently) {
   // Edits to all of them, interleaved: each one's last publication is for its last version.
   for (int version = 2; version <= 4; ++version) {
     for (const std::string& uri : uris) {
-      s.Change(uri, version, json::array({{{"text", kText + "\n# v" + std::to_string(version)}}}));
+      // The undefined name changes with the version (yy2, yy3, yy4): so do the diagnostics.
+      std::string text = kText;
+      text.replace(text.find("yy"), 2, "yy" + std::to_string(version));
+      s.Change(uri, version, json::array({{{"text", text}}}));
     }
   }
   std::vector<json> messages;
