@@ -527,26 +527,30 @@ bool SameAliases(const Aliases& a, const Aliases& b) {
          a.classic == b.classic && a.current == b.current;
 }
 
-// The start of the first line at or after `line` (a line start) that begins a definition (`def`,
-// `async def`, `class`, a decorator; any indentation), as ScanStart looks for backwards: the
-// lexer's state there does not depend on the text before it. The text's size when none.
-uint32_t NextDefinitionLine(std::string_view text, uint32_t line) {
-  auto starts_with = [](std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-  };
-  while (line < text.size()) {
-    uint32_t first = line;
-    while (first < text.size() && IsBlank(text[first])) ++first;
-    std::string_view rest = text.substr(first);
-    if (starts_with(rest, "def ") || starts_with(rest, "class ") || starts_with(rest, "@") ||
-        starts_with(rest, "async def ")) {
-      return line;
-    }
-    size_t newline = text.find('\n', first);
-    if (newline == std::string_view::npos) break;
+// A line that begins a definition at column 0 (`def`, `async def`, `class`, a decorator): the
+// lexer drops every open bracket there (no line is indented less), so its state there depends on
+// no earlier text but an open triple-quoted string.
+bool TopLevelDefinition(std::string_view text, uint32_t line) {
+  std::string_view rest = text.substr(line);
+  auto starts_with = [&](std::string_view prefix) { return rest.substr(0, prefix.size()) == prefix; };
+  return starts_with("def ") || starts_with("class ") || starts_with("@") || starts_with("async def ");
+}
+
+// The start of the nearest such line at or before `offset`, or 0.
+uint32_t TopLevelDefinitionBefore(std::string_view text, uint32_t offset) {
+  uint32_t line = LineStart(text, offset);
+  while (line > 0 && !TopLevelDefinition(text, line)) line = LineStart(text, line - 1);
+  return line;
+}
+
+// The start of the first such line at or after `line` (a line start), or the text's size.
+uint32_t TopLevelDefinitionAfter(std::string_view text, uint32_t line) {
+  while (line < text.size() && !TopLevelDefinition(text, line)) {
+    size_t newline = text.find('\n', line);
+    if (newline == std::string_view::npos) return static_cast<uint32_t>(text.size());
     line = static_cast<uint32_t>(newline + 1);
   }
-  return static_cast<uint32_t>(text.size());
+  return std::min<uint32_t>(line, static_cast<uint32_t>(text.size()));
 }
 
 void Widen(TextRange* r, TextRange by) {
@@ -664,10 +668,13 @@ SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, c
   // line of the last one: lines, so that no token crosses the boundaries.
   dirty.end = std::min(dirty.end, size);
   dirty.begin = std::min(dirty.begin, dirty.end);
-  uint32_t b = query_internal::ScanStart(text, dirty.begin);
+  // Quotes or a line continuation typed may open a string that runs past any boundary.
+  if (edited && text.substr(stretch.begin, stretch.size()).find_first_of("\"'\\") != std::string_view::npos) {
+    return FromScratch(doc, model);
+  }
+  uint32_t b = TopLevelDefinitionBefore(text, dirty.begin);
   size_t newline = text.find('\n', dirty.end);
-  uint32_t e = newline == std::string_view::npos ? size : NextDefinitionLine(text, static_cast<uint32_t>(newline + 1));
-  if (edited && e < stretch.end) e = size;  // cannot happen: a safe fallback
+  uint32_t e = newline == std::string_view::npos ? size : TopLevelDefinitionAfter(text, static_cast<uint32_t>(newline + 1));
   std::vector<SemanticToken> fresh = b < e ? SemanticTokensInRange(doc, model, {b, e}) : std::vector<SemanticToken>{};
   // The old tokens of [b, e): b is before the stretch (old coordinates too), e after it.
   const uint32_t old_e = static_cast<uint32_t>(int64_t{e} - shift);

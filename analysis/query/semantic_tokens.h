@@ -88,12 +88,13 @@ std::vector<SemanticToken> SemanticTokensInRange(const Document& doc, const File
 
 /// The tokens of one document kept across its edits (LSP semanticTokens/full/delta), equal to
 /// SemanticTokens(doc, model) after every Update. After an edit only a stretch is computed again,
-/// as SemanticTokensInRange does: from the definition line at or before the first edited byte to
-/// the first top-level definition line (`def`, `class`, a decorator at column 0) after the last,
-/// widened to cover every function whose model changed (a new model object) or went, and every
-/// module whose name changed or went. Everything else is kept, moved by the edits. From scratch
-/// (everything changed) when the aliases changed, the document is another one, or its edit log
-/// no longer reaches back (Document::EditsSince).
+/// from the top-level definition line (`def`, `class`, a decorator at column 0, where the lexer's
+/// state does not depend on the text before) at or before the first edited byte to the one after
+/// the line of the last, widened to cover every function whose model changed (a new model
+/// object) or went, and every module whose name changed or went. Everything else is kept, moved
+/// by the edits. From scratch (everything changed) when the aliases changed, the document is
+/// another one, its edit log no longer reaches back (Document::EditsSince), or the edited text
+/// has a quote or a backslash (a string opened there may run past any boundary).
 class SemanticTokenTracker {
  public:
   /// Tokens()[first, first + inserted) replaced the `removed` tokens at `first` of the list
