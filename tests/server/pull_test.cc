@@ -336,9 +336,9 @@ TEST(LspSemanticTokens, DeltaAppliedToThePreviousArrayIsTheFullArray) {
       std::vector<Token> a = Decode(want), b = Decode(data);
       size_t k = 0;
       while (k < a.size() && k < b.size() && a[k] == b[k]) ++k;
-      auto show = [](const std::vector<Token>& v, size_t at) {
+      auto show = [](const std::vector<Token>& v, size_t where) {
         std::string out;
-        for (size_t i = at > 2 ? at - 2 : 0; i < std::min(v.size(), at + 3); ++i) {
+        for (size_t i = where > 2 ? where - 2 : 0; i < std::min(v.size(), where + 3); ++i) {
           out += std::to_string(std::get<0>(v[i])) + ":" + std::to_string(std::get<1>(v[i])) + "+" +
                  std::to_string(std::get<2>(v[i])) + "/" + std::to_string(std::get<3>(v[i])) + " ";
         }
