@@ -403,7 +403,8 @@ std::string SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Positio
   std::optional<uint32_t> e = ctx.ClampedOffset(end);
   const analysis::FileModel* model = ctx.Model();
   std::vector<uint32_t> data;
-  if (b && e && *b <= *e && model != nullptr) {
+  // As Full: a file without TVMScript has no tokens.
+  if (b && e && *b <= *e && model != nullptr && ctx.analyzer.HasTvmScript()) {
     data = SemanticTokenData(ctx, analysis::SemanticTokensInRange(ctx.doc, *model, {*b, *e}));
   }
   std::string out = R"({"data":)";

@@ -162,8 +162,8 @@ class SemanticTokensState {
 };
 
 /// textDocument/semanticTokens/range as JSON text: SemanticTokens {data} of the tokens meeting
-/// [start, end] (none for a reversed range), or null for a document that gets no tokens. Costs
-/// O(range): analysis::SemanticTokensInRange.
+/// [start, end] (none for a reversed range, and as in Full none for a file without TVMScript),
+/// or null for a document that gets no tokens. Costs O(range): analysis::SemanticTokensInRange.
 std::string SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
                                       analysis::Position end);
 /// A CompletionList (isIncomplete false).
