@@ -56,7 +56,7 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
   // Replies taken out of `incoming` and not yet written, and the reply to `shutdown` held back
   // until both this count and `incoming` are down to zero (see Complete).
   int writing = 0;
-  std::optional<json> held_shutdown_reply;
+  std::optional<std::string> held_shutdown_reply;  // serialized
 
   // Guarded by write_mu.
   std::mutex write_mu;
@@ -90,7 +90,8 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
 
   // ---- Replies ----
 
-  static bool SendReply(const std::shared_ptr<ReplyState>& s, const json& response, bool is_error, bool quiet) {
+  // `response`: the serialized response message.
+  static bool SendReply(const std::shared_ptr<ReplyState>& s, std::string response, bool is_error, bool quiet) {
     if (s->replied.exchange(true, std::memory_order_acq_rel)) {
       if (auto core = s->core.lock()) {
         std::string text = "reply to request " + s->key + " (" + s->method + ") dropped: already answered";
@@ -104,13 +105,13 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
     }
     std::shared_ptr<EndpointCore> core = s->core.lock();
     if (!core) return false;
-    return core->Complete(*s, response, is_error);
+    return core->Complete(*s, std::move(response), is_error);
   }
 
   // The first reply for `s`: bookkeeping, then the write. The reply to `shutdown` is written only
   // once every request received before it has been answered and its reply written, so that a
   // client that exits as soon as it sees that reply has had one reply to each of its requests.
-  bool Complete(const ReplyState& s, const json& response, bool is_error) {
+  bool Complete(const ReplyState& s, std::string response, bool is_error) {
     {
       std::lock_guard<std::mutex> lock(mu);
       auto it = incoming.find(s.key);
@@ -121,13 +122,13 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
         state = is_error ? LifecycleState::kUninitialized : LifecycleState::kInitialized;
       }
       if (s.is_shutdown && (!incoming.empty() || writing > 0)) {
-        held_shutdown_reply = response;
+        held_shutdown_reply = std::move(response);
         return true;
       }
       ++writing;
     }
-    bool written = Write(response);
-    std::optional<json> release;
+    bool written = WriteBody(std::move(response));
+    std::optional<std::string> release;
     {
       std::lock_guard<std::mutex> lock(mu);
       --writing;
@@ -136,7 +137,7 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
         held_shutdown_reply.reset();
       }
     }
-    if (release) Write(*release);
+    if (release) WriteBody(std::move(*release));
     return written;
   }
 
@@ -150,8 +151,9 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
       return;
     }
     logger.Error("request " + s.key + " (" + s.method + ") was not answered by its handler; replying -32603");
-    Complete(s, MakeErrorResponse(s.id, ResponseError(ErrorCode::kInternalError, "internal error: the request '" +
-                                                                                   s.method + "' was not answered")),
+    Complete(s,
+             Serialize(MakeErrorResponse(s.id, ResponseError(ErrorCode::kInternalError, "internal error: the request '" +
+                                                                                             s.method + "' was not answered"))),
              true);
   }
 
@@ -383,7 +385,7 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
       return;
     }
     s->token.Cancel();
-    if (SendReply(s, MakeErrorResponse(s->id, ResponseError(ErrorCode::kRequestCancelled, "request cancelled")),
+    if (SendReply(s, Serialize(MakeErrorResponse(s->id, ResponseError(ErrorCode::kRequestCancelled, "request cancelled"))),
                   true, true)) {
       logger.Debug("request " + s->key + " (" + s->method + ") cancelled");
     }
@@ -466,11 +468,24 @@ CancellationToken::CancellationToken() : flag_(std::make_shared<std::atomic<bool
 
 // ---- Reply ----
 
-bool Reply::Send(json response, bool is_error, bool quiet_if_replied) const {
-  return detail::EndpointCore::SendReply(state_, response, is_error, quiet_if_replied);
+bool Reply::Send(const json& response, bool is_error, bool quiet_if_replied) const {
+  if (state_->replied.load(std::memory_order_acquire)) {  // Not worth serializing: dropped.
+    return detail::EndpointCore::SendReply(state_, std::string(), is_error, quiet_if_replied);
+  }
+  return detail::EndpointCore::SendReply(state_, Serialize(response), is_error, quiet_if_replied);
 }
 
 bool Reply::Result(json result) const { return Send(MakeResponse(state_->id, std::move(result)), false, false); }
+
+bool Reply::ResultText(std::string_view result_json) const {
+  std::string body = R"({"jsonrpc":"2.0","id":)";
+  body.reserve(body.size() + result_json.size() + 32);
+  body += Serialize(state_->id);
+  body += R"(,"result":)";
+  body += result_json;
+  body += '}';
+  return detail::EndpointCore::SendReply(state_, std::move(body), false, false);
+}
 
 bool Reply::Error(const ResponseError& error) const { return Send(MakeErrorResponse(state_->id, error), true, false); }
 

@@ -123,6 +123,9 @@ class Reply {
  public:
   /// Each returns true if this call sent the response, false if it was dropped.
   bool Result(json result) const;
+  /// Result with the result given as JSON text (one valid JSON value, e.g. written with
+  /// AppendJsonString): large results without building and copying a json tree.
+  bool ResultText(std::string_view result_json) const;
   bool Error(const ResponseError& error) const;
   bool Error(ErrorCode code, std::string message, json data = nullptr) const;
   bool Cancelled() const;        // -32800 RequestCancelled.
@@ -143,7 +146,7 @@ class Reply {
  private:
   friend struct detail::EndpointCore;
   explicit Reply(std::shared_ptr<detail::ReplyState> state) : state_(std::move(state)) {}
-  bool Send(json response, bool is_error, bool quiet_if_replied) const;
+  bool Send(const json& response, bool is_error, bool quiet_if_replied) const;
   std::shared_ptr<detail::ReplyState> state_;
 };
 

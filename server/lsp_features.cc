@@ -1,6 +1,9 @@
 #include "lsp_features.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string_view>
 #include <utility>
 
 #include "jsonrpc.h"
@@ -9,7 +12,6 @@
 #include "query/completion.h"
 #include "query/navigation.h"
 #include "query/queries.h"
-#include "query/semantic_tokens.h"
 
 namespace tvmls::server {
 
@@ -124,27 +126,6 @@ json Locations(const QueryContext& ctx, const std::vector<analysis::TextRange>& 
   return result;
 }
 
-// The inlay hints of the functions without syntax errors in [b, e], in text order.
-std::vector<std::pair<uint32_t, const analysis::InlayHint*>> HintsIn(
-    const analysis::FileModel& model, uint32_t b, uint32_t e) {
-  std::vector<const analysis::FunctionRef*> functions;
-  for (const analysis::ModuleModel& m : model.modules) {
-    for (const analysis::FunctionRef& f : m.functions) functions.push_back(&f);
-  }
-  for (const analysis::FunctionRef& f : model.standalone) functions.push_back(&f);
-  std::vector<std::pair<uint32_t, const analysis::InlayHint*>> hints;
-  for (const analysis::FunctionRef* f : functions) {
-    if (f->has_syntax_error) continue;
-    for (const analysis::InlayHint& hint : f->fn->inlays) {
-      uint32_t offset = f->base + hint.offset;
-      if (offset >= b && offset <= e) hints.emplace_back(offset, &hint);
-    }
-  }
-  std::sort(hints.begin(), hints.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  return hints;
-}
-
 }  // namespace
 
 json HoverAnswer(const QueryContext& ctx, analysis::Position position) {
@@ -224,7 +205,7 @@ json InlayHintAnswer(const QueryContext& ctx, analysis::Position start, analysis
   std::optional<uint32_t> e = ctx.ClampedOffset(end);
   const analysis::FileModel* model = ctx.Model();
   if (!b || !e || model == nullptr) return result;
-  for (const auto& [offset, hint] : HintsIn(*model, *b, *e)) {
+  for (const auto& [offset, hint] : analysis::InlayHintsIn(*model, {*b, *e})) {
     json position = PositionJson<json>(ctx.doc, offset, ctx.encoding);
     json item = {{"position", position},
                  {"label", hint->label},
@@ -255,46 +236,181 @@ json SemanticTokensLegend(const ClientFeatures& client) {
   return {{"tokenTypes", std::move(types)}, {"tokenModifiers", std::move(modifiers)}};
 }
 
-json SemanticTokensAnswer(const QueryContext& ctx, std::optional<analysis::TextRange> range) {
-  json data = json::array();
-  const analysis::FileModel* model = ctx.Model();
-  if (model == nullptr) return {{"data", std::move(data)}};
-  std::vector<analysis::SemanticToken> tokens =
-      range ? analysis::SemanticTokensInRange(ctx.doc, *model, *range)
-            : analysis::SemanticTokens(ctx.doc, *model);
-  uint32_t last_line = 0, last_column = 0;
-  for (const analysis::SemanticToken& t : tokens) {
-    analysis::Position begin = ctx.doc.PositionOf(t.range.begin, ctx.encoding);
-    analysis::Position end = ctx.doc.PositionOf(t.range.end, ctx.encoding);
-    if (end.line != begin.line || end.column <= begin.column) continue;  // single-line only
-    uint32_t delta_line = begin.line - last_line;
-    uint32_t delta_column = delta_line == 0 ? begin.column - last_column : begin.column;
-    for (uint32_t v : {delta_line, delta_column, end.column - begin.column,
-                       static_cast<uint32_t>(t.type), t.modifiers}) {
-      data.push_back(v);
-    }
-    last_line = begin.line;
-    last_column = begin.column;
+namespace {
+
+// Code units of `encoding` in text[b, e) (whole characters).
+uint32_t Units(std::string_view text, uint32_t b, uint32_t e, analysis::Encoding encoding) {
+  if (encoding == analysis::Encoding::kUtf8) return e - b;
+  uint32_t units = 0;
+  for (uint32_t i = b; i < e; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte
+    units += (encoding == analysis::Encoding::kUtf16 && c >= 0xF0) ? 2 : 1;
   }
-  return {{"data", std::move(data)}};
+  return units;
+}
+
+}  // namespace
+
+std::vector<uint32_t> SemanticTokenData(const QueryContext& ctx,
+                                        const std::vector<analysis::SemanticToken>& tokens,
+                                        size_t begin, size_t end) {
+  end = std::min(end, tokens.size());
+  std::vector<uint32_t> data;
+  if (begin >= end) return data;
+  data.reserve((end - begin) * 5);
+  const std::string& text = ctx.doc.Text();
+  const analysis::LineIndex& lines = ctx.doc.Lines();
+  // The predecessor's position, and a cursor on the current line: `at` (bytes) is `column` units
+  // in.
+  uint32_t last_line = 0, last_column = 0;
+  if (begin > 0) {
+    analysis::Position p = ctx.doc.PositionOf(tokens[begin - 1].range.begin, ctx.encoding);
+    last_line = p.line;
+    last_column = p.column;
+  }
+  uint32_t line = UINT32_MAX, at = 0, column = 0, next_line_start = 0;
+  for (size_t i = begin; i < end; ++i) {
+    const analysis::SemanticToken& t = tokens[i];
+    if (line == UINT32_MAX || t.range.begin >= next_line_start) {
+      line = lines.LineOf(t.range.begin);
+      at = lines.LineStart(line);
+      column = 0;
+      next_line_start = line + 1 < lines.LineCount() ? lines.LineStart(line + 1) : UINT32_MAX;
+    }
+    column += Units(text, at, t.range.begin, ctx.encoding);
+    at = t.range.begin;
+    uint32_t length = Units(text, t.range.begin, t.range.end, ctx.encoding);
+    uint32_t delta_line = line - last_line;
+    data.insert(data.end(), {delta_line, delta_line == 0 ? column - last_column : column, length,
+                             static_cast<uint32_t>(t.type), t.modifiers});
+    last_line = line;
+    last_column = column;
+  }
+  return data;
+}
+
+void AppendJsonIntegers(std::string* out, const std::vector<uint32_t>& values, size_t begin,
+                        size_t end) {
+  end = std::min(end, values.size());
+  out->reserve(out->size() + 2 + (end > begin ? (end - begin) * 3 : 0));
+  *out += '[';
+  char buffer[16];
+  for (size_t i = begin; i < end; ++i) {
+    if (i > begin) *out += ',';
+    // Digits backwards: std::to_string allocates per call.
+    uint32_t v = values[i];
+    char* p = buffer + sizeof(buffer);
+    do {
+      *--p = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    out->append(p, buffer + sizeof(buffer));
+  }
+  *out += ']';
+}
+
+std::optional<TokensEdit> MinimalTokensEdit(const std::vector<uint32_t>& before,
+                                            const std::vector<uint32_t>& after) {
+  size_t prefix = 0;
+  size_t common = std::min(before.size(), after.size());
+  while (prefix < common && before[prefix] == after[prefix]) ++prefix;
+  if (prefix == before.size() && prefix == after.size()) return std::nullopt;
+  size_t suffix = 0;
+  while (suffix < common - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) {
+    ++suffix;
+  }
+  return TokensEdit{prefix, before.size() - prefix - suffix, prefix, after.size() - suffix};
 }
 
 bool WantsSemanticTokens(const Settings& settings, const std::string& language) {
   return language != "python" || settings.semantic_tokens_for_python;
 }
 
-json SemanticTokensFullAnswer(const QueryContext& ctx) {
-  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
-  return SemanticTokensAnswer(ctx);
+std::string SemanticTokensState::ResultId() const {
+  return std::to_string(document_) + "." + std::to_string(generation_);
 }
 
-json SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
-                               analysis::Position end) {
-  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return nullptr;
+std::optional<TokensEdit> SemanticTokensState::Update(const QueryContext& ctx, uint64_t round) {
+  if (round_ == round && generation_ != 0) return std::nullopt;
+  round_ = round;
+  const analysis::FileModel* model = ctx.Model();
+  std::vector<uint32_t> data;
+  std::optional<TokensEdit> edit;
+  if (model == nullptr || !ctx.analyzer.HasTvmScript()) {
+    edit = MinimalTokensEdit(data_, data);
+    data_.clear();
+  } else {
+    size_t before = tracker_.Tokens().size();
+    analysis::SemanticTokenTracker::Change c = tracker_.Update(ctx.doc, *model);
+    const std::vector<analysis::SemanticToken>& tokens = tracker_.Tokens();
+    if (data_.size() != before * 5 || c.first + c.removed > before) {
+      data = SemanticTokenData(ctx, tokens);
+      edit = MinimalTokensEdit(data_, data);
+      data_ = std::move(data);
+    } else if (c.removed != 0 || c.inserted != 0) {
+      // The replaced tokens and the one after them (its deltas are relative to its predecessor)
+      // are encoded again; the integers before and after stay.
+      size_t tail = std::min(before, c.first + c.removed + 1);
+      std::vector<uint32_t> old(data_.begin() + static_cast<std::ptrdiff_t>(c.first * 5),
+                                data_.begin() + static_cast<std::ptrdiff_t>(tail * 5));
+      std::vector<uint32_t> middle = SemanticTokenData(ctx, tokens, c.first, c.first + c.inserted + 1);
+      if (std::optional<TokensEdit> e = MinimalTokensEdit(old, middle)) {
+        data_.erase(data_.begin() + static_cast<std::ptrdiff_t>(c.first * 5 + e->start),
+                    data_.begin() + static_cast<std::ptrdiff_t>(c.first * 5 + e->start + e->delete_count));
+        data_.insert(data_.begin() + static_cast<std::ptrdiff_t>(c.first * 5 + e->start),
+                     middle.begin() + static_cast<std::ptrdiff_t>(e->data_begin),
+                     middle.begin() + static_cast<std::ptrdiff_t>(e->data_end));
+        edit = TokensEdit{c.first * 5 + e->start, e->delete_count, c.first * 5 + e->data_begin,
+                          c.first * 5 + e->data_end};
+      }
+    }
+  }
+  if (generation_ == 0 || edit) ++generation_;
+  return edit;
+}
+
+std::string SemanticTokensState::Full(const QueryContext& ctx, uint64_t round) {
+  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return "null";
+  Update(ctx, round);
+  std::string out = R"({"resultId":")" + ResultId() + R"(","data":)";
+  AppendJsonIntegers(&out, data_);
+  out += '}';
+  return out;
+}
+
+std::string SemanticTokensState::Delta(const QueryContext& ctx, uint64_t round,
+                                       const std::string& previous) {
+  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return "null";
+  if (generation_ == 0 || previous != ResultId()) return Full(ctx, round);
+  std::optional<TokensEdit> edit = Update(ctx, round);
+  std::string out = R"({"resultId":")" + ResultId() + R"(","edits":[)";
+  if (edit) {
+    out += R"({"start":)" + std::to_string(edit->start) + R"(,"deleteCount":)" +
+           std::to_string(edit->delete_count) + R"(,"data":)";
+    AppendJsonIntegers(&out, data_, edit->data_begin, edit->data_end);
+    out += '}';
+  }
+  out += "]}";
+  return out;
+}
+
+std::string SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
+                                      analysis::Position end) {
+  if (!WantsSemanticTokens(ctx.settings, ctx.language)) return "null";
   std::optional<uint32_t> b = ctx.Offset(start);
   std::optional<uint32_t> e = ctx.ClampedOffset(end);
-  if (!b || !e || *e < *b) return json{{"data", json::array()}};
-  return SemanticTokensAnswer(ctx, analysis::TextRange{*b, *e});
+  const analysis::FileModel* model = ctx.Model();
+  std::vector<uint32_t> data;
+  // As Full: a file without TVMScript has no tokens.
+  if (b && e && *b <= *e && model != nullptr && ctx.analyzer.HasTvmScript()) {
+    data = SemanticTokenData(ctx, analysis::SemanticTokensInRange(ctx.doc, *model, {*b, *e}));
+  }
+  std::string out = R"({"data":)";
+  AppendJsonIntegers(&out, data);
+  out += '}';
+  return out;
 }
 
 json DocumentHighlightAnswer(const QueryContext& ctx, analysis::Position position) {

@@ -9,6 +9,7 @@
 #define TVMLS_SERVER_LSP_FEATURES_H_
 
 #include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "query/semantic_tokens.h"
 #include "check/diagnostic.h"
 #include "settings.h"
 #include "syntax/document.h"
@@ -33,6 +35,10 @@ struct ClientFeatures {
   bool markdown_docs = false;            // completionItem.documentationFormat has markdown
   bool line_folding_only = true;         // foldingRange.lineFoldingOnly (we fold lines anyway)
   bool progress = false;                 // window.workDoneProgress
+  /// textDocument.diagnostic: the client pulls diagnostics (textDocument/diagnostic), so the
+  /// server publishes none for documents.
+  bool pull_diagnostics = false;
+  bool diagnostic_refresh = false;       // workspace.diagnostics.refreshSupport
   /// semanticTokens.tokenTypes: the legend uses our custom types (`dtype`, `buffer`) only when
   /// the client lists them, else their standard fallbacks.
   std::vector<std::string> token_types;
@@ -101,16 +107,65 @@ nlohmann::json SelectionRangeAnswer(const QueryContext& ctx,
 /// The "annotate with the inferred struct info" action at `start` (kind refactor.rewrite), as
 /// an array of zero or one CodeAction.
 nlohmann::json AnnotateActions(const QueryContext& ctx, analysis::Position start);
-/// SemanticTokens {data} (relative encoding, columns in the negotiated encoding), of the whole
-/// document or of `range`.
-nlohmann::json SemanticTokensAnswer(const QueryContext& ctx,
-                                    std::optional<analysis::TextRange> range = std::nullopt);
-/// textDocument/semanticTokens/full: null for a document that gets no tokens
-/// (WantsSemanticTokens), else SemanticTokensAnswer.
-nlohmann::json SemanticTokensFullAnswer(const QueryContext& ctx);
-/// textDocument/semanticTokens/range: the same for [start, end] (no data for a reversed range).
-nlohmann::json SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
-                                         analysis::Position end);
+/// The LSP integers of tokens[begin, end) (sorted, non-overlapping, non-empty, single-line, as
+/// the queries give them): five per token, relative encoding (deltaLine, deltaStart, length,
+/// type, modifiers) with tokens[begin - 1] as the first one's predecessor, columns in the
+/// negotiated encoding. One forward pass over the text of each token's line up to it:
+/// O(tokens + their lines' bytes).
+std::vector<uint32_t> SemanticTokenData(const QueryContext& ctx,
+                                        const std::vector<analysis::SemanticToken>& tokens,
+                                        size_t begin = 0, size_t end = SIZE_MAX);
+/// Appends `values` to `out` as a JSON array of integers.
+void AppendJsonIntegers(std::string* out, const std::vector<uint32_t>& values, size_t begin = 0,
+                        size_t end = SIZE_MAX);
+
+/// A SemanticTokensEdit: replace `delete_count` integers at `start` by after[data_begin,
+/// data_end).
+struct TokensEdit {
+  size_t start = 0;
+  size_t delete_count = 0;
+  size_t data_begin = 0;
+  size_t data_end = 0;
+};
+/// The one edit turning `before` into `after` with the longest common prefix and then suffix
+/// left out; nullopt when they are equal. Applying it to `before` gives `after`.
+std::optional<TokensEdit> MinimalTokensEdit(const std::vector<uint32_t>& before,
+                                            const std::vector<uint32_t>& after);
+
+/// One document's semantic tokens for semanticTokens/full and /full/delta: the integers last
+/// sent and their resultId ("<document>.<generation>": a new generation only when the data
+/// changed). After an edit, only the tokens of the stretch the tracker computed again are
+/// encoded again (analysis::SemanticTokenTracker). Used by the document's worker only.
+class SemanticTokensState {
+ public:
+  /// `document`: unique among the session's documents, reopened ones included.
+  explicit SemanticTokensState(uint64_t document) : document_(document) {}
+  /// textDocument/semanticTokens/full as JSON text: SemanticTokens {resultId, data}, or null
+  /// for a document that gets no tokens (WantsSemanticTokens). `round` names the analysis the
+  /// context shows: the tokens are computed once per round.
+  std::string Full(const QueryContext& ctx, uint64_t round);
+  /// textDocument/semanticTokens/full/delta as JSON text: SemanticTokensDelta {resultId, edits}
+  /// (at most one edit) when `previous` is the last resultId sent, else as Full.
+  std::string Delta(const QueryContext& ctx, uint64_t round, const std::string& previous);
+
+ private:
+  // Brings data_ to `round`: the edit of its integers (data_begin/data_end index the new data_),
+  // nullopt when they stayed the same.
+  std::optional<TokensEdit> Update(const QueryContext& ctx, uint64_t round);
+  std::string ResultId() const;
+
+  const uint64_t document_;
+  uint64_t generation_ = 0;
+  uint64_t round_ = 0;  // the round data_ was computed for (0: none)
+  analysis::SemanticTokenTracker tracker_;
+  std::vector<uint32_t> data_;  // of tracker_.Tokens(), five per token
+};
+
+/// textDocument/semanticTokens/range as JSON text: SemanticTokens {data} of the tokens meeting
+/// [start, end] (none for a reversed range, and as in Full none for a file without TVMScript),
+/// or null for a document that gets no tokens. Costs O(range): analysis::SemanticTokensInRange.
+std::string SemanticTokensRangeAnswer(const QueryContext& ctx, analysis::Position start,
+                                      analysis::Position end);
 /// A CompletionList (isIncomplete false).
 nlohmann::json CompletionAnswer(const QueryContext& ctx, analysis::Position position);
 /// SignatureHelp or null.

@@ -114,6 +114,9 @@ Negotiated Negotiate(const json& params) {
   const json& item = At(params, {"capabilities", "textDocument", "completion", "completionItem"});
   n.client.snippets = Flag(item, {"snippetSupport"});
   n.client.progress = Flag(params, {"capabilities", "window", "workDoneProgress"});
+  n.client.pull_diagnostics = At(params, {"capabilities", "textDocument", "diagnostic"}).is_object();
+  n.client.diagnostic_refresh =
+      Flag(params, {"capabilities", "workspace", "diagnostics", "refreshSupport"});
   const json& tags = At(item, {"tagSupport", "valueSet"});
   n.client.completion_deprecated_tag =
       tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();
@@ -143,18 +146,37 @@ Capability Provides(const char* key, json value) {
 // textDocumentSync (TextDocumentSyncOptions), to which each document notification adds its part.
 Capability Sync(json part) { return Provides("textDocumentSync", std::move(part)); }
 
-// semanticTokensProvider with `request` ("full" or "range") true. Tokens go to `tvmscript`
-// documents, and to `python` ones only when asked: editors show one provider's tokens, and
-// Python files have their Python server's.
-Capability SemanticTokensProvider(const char* request) {
-  return [request](const Negotiated& n) {
+// semanticTokensProvider with `request` ("full" or "range") set to `value`. Tokens go to
+// `tvmscript` documents, and to `python` ones only when asked: editors show one provider's tokens,
+// and Python files have their Python server's.
+Capability SemanticTokensProvider(const char* request, json value) {
+  return [request, value](const Negotiated& n) {
     json selector = json::array({{{"language", "tvmscript"}}});
     if (n.settings.semantic_tokens_for_python) selector.push_back({{"language", "python"}});
     return json{{"semanticTokensProvider",
                  {{"legend", SemanticTokensLegend(n.client)},
-                  {request, true},
+                  {request, value},
                   {"documentSelector", std::move(selector)}}}};
   };
+}
+
+// diagnosticProvider, only for a client that pulls diagnostics (textDocument.diagnostic): the
+// others get them pushed. A document's diagnostics depend on it alone (and its folder's
+// tvmls.toml, which a workspace/diagnostic/refresh covers).
+Capability DiagnosticProvider() {
+  return [](const Negotiated& n) {
+    if (!n.client.pull_diagnostics) return json::object();
+    return json{{"diagnosticProvider",
+                 {{"interFileDependencies", false}, {"workspaceDiagnostics", true}}}};
+  };
+}
+
+// The answer to a diagnostic pull that was overtaken (LSP 3.17 DiagnosticServerCancellationData):
+// the client asks again when the document is still open.
+void ServerCancelled(const Reply& reply, bool retrigger) {
+  reply.Error(protocol::ErrorCode::kServerCancelled,
+              retrigger ? "the document changed: pull again" : "the document is not open",
+              json{{"retriggerRequest", retrigger}});
 }
 
 json EmptyDiagnostics(const std::string& uri) {
@@ -195,6 +217,8 @@ struct LanguageServer::Impl {
   std::atomic<int64_t> progress_tokens{0};
   // Hands memory freed by expensive rounds back to the system when idle; the workers use it.
   MemoryJanitor janitor{kReleaseIdle, kReleaseMaxWait, [this] { ReleaseMemory(); }};
+  std::atomic<uint64_t> document_serial{0};       // names each LspDocument (result ids)
+  std::atomic<bool> refresh_in_flight{false};     // a workspace/diagnostic/refresh awaits its answer
   // Last: destroyed first, joining the workers that use the members above.
   Scheduler scheduler;
 
@@ -237,7 +261,10 @@ struct LanguageServer::Impl {
   void OnRename(const json& params, const Reply& reply);
   void OnFoldingRange(const json& params, const Reply& reply);
   void OnSelectionRange(const json& params, const Reply& reply);
+  void OnDocumentDiagnostic(const json& params, const Reply& reply);
+  void OnWorkspaceDiagnostic(const json& params, const Reply& reply);
   void OnSemanticTokensFull(const json& params, const Reply& reply);
+  void OnSemanticTokensDelta(const json& params, const Reply& reply);
   void OnSemanticTokensRange(const json& params, const Reply& reply);
   void OnCompletion(const json& params, const Reply& reply);
   void OnSignatureHelp(const json& params, const Reply& reply);
@@ -248,6 +275,16 @@ struct LanguageServer::Impl {
   /// Answers `reply` with `answer` on the analysed current version of the params' document
   /// (`empty` for a document without TVMScript or not open; ContentModified when overtaken).
   void Query(const json& params, const Reply& reply, Answer answer, json empty);
+  /// Answers `reply` with the JSON text `answer` writes for the params' document, on its analysed
+  /// current version, whether or not it has TVMScript. `not_open` for a document that is not open;
+  /// when overtaken: ContentModified, or with `server_cancellable` ServerCancelled (retrigger
+  /// while the document is still open).
+  void QueryText(const json& params, const Reply& reply,
+                 std::function<std::string(LspDocument& doc, const analysis::Document& text)> answer,
+                 std::string not_open, bool server_cancellable);
+  /// Asks a client that pulls diagnostics to pull again (workspace/diagnostic/refresh), unless it
+  /// cannot or a refresh is unanswered yet.
+  void RefreshDiagnostics();
   /// Scheduler, under its lock: the document was dropped.
   void OnDrop(const std::string& uri, const std::string& reason, bool removed);
 
@@ -266,13 +303,29 @@ struct LanguageServer::Impl {
 // One open document's analysis, on the Scheduler's workers: its Analyzer, the settings of its last
 // round (its folder's project configuration under the client's settings), and the diagnostics to
 // publish.
+//
+// Diagnostics: `generation_` counts the changes of their text; with push, Publish sends them only
+// when the client has not got this generation yet (an edit that changes no diagnostic sends
+// nothing); with pull, their resultId is "<serial>.<generation>", so a pull after such an edit is
+// answered `unchanged`.
 class LspDocument : public DocumentAnalysis {
  public:
-  LspDocument(LanguageServer::Impl& server, std::string uri, std::string language)
-      : server_(server), uri_(std::move(uri)), language_(std::move(language)) {}
+  LspDocument(LanguageServer::Impl& server, std::string uri, std::string language, uint64_t serial)
+      : server_(server),
+        uri_(std::move(uri)),
+        language_(std::move(language)),
+        serial_(serial),
+        tokens_(serial) {}
 
   Outcome Analyse(const analysis::Document& text, int64_t version, bool edited) override;
   void Publish(int64_t version) override;
+
+  /// A DocumentDiagnosticReport as JSON text: `unchanged` when `previous` is the current
+  /// resultId, else `full`. With `workspace`, a WorkspaceDocumentDiagnosticReport (uri, version).
+  std::string DiagnosticReport(const std::string& previous, bool workspace) const;
+  SemanticTokensState& Tokens() { return tokens_; }
+  /// Counts the analyses run: what the model shows changes only when it does.
+  uint64_t Round() const { return round_; }
 
   /// After a round: whether the text has TVMScript, and what a query sees.
   bool HasTvmScript() const { return analyzer_->HasTvmScript(); }
@@ -296,9 +349,17 @@ class LspDocument : public DocumentAnalysis {
   analysis::AnalysisOptions analyzer_options_;
   Settings settings_;
   analysis::Encoding encoding_ = analysis::Encoding::kUtf16;
+  std::string DiagnosticsResultId() const;
+
+  const uint64_t serial_;
   std::string diagnostics_;  // the JSON array of the last analysis, as text
   size_t diagnostic_count_ = 0;
   int analyses_since_release_ = 0;
+  uint64_t generation_ = 0;            // of diagnostics_
+  uint64_t published_generation_ = 0;  // the last one pushed
+  int64_t version_ = 0;                // the version last analysed
+  uint64_t round_ = 0;
+  SemanticTokensState tokens_;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -331,10 +392,14 @@ const std::vector<LanguageServer::Impl::Binding>& LanguageServer::Impl::Methods(
            Provides("foldingRangeProvider", true)),
       Bind("textDocument/selectionRange", &Impl::OnSelectionRange,
            Provides("selectionRangeProvider", true)),
+      Bind("textDocument/diagnostic", &Impl::OnDocumentDiagnostic, DiagnosticProvider()),
+      Bind("workspace/diagnostic", &Impl::OnWorkspaceDiagnostic, DiagnosticProvider()),
       Bind("textDocument/semanticTokens/full", &Impl::OnSemanticTokensFull,
-           SemanticTokensProvider("full")),
+           SemanticTokensProvider("full", {{"delta", true}})),
+      Bind("textDocument/semanticTokens/full/delta", &Impl::OnSemanticTokensDelta,
+           SemanticTokensProvider("full", {{"delta", true}})),
       Bind("textDocument/semanticTokens/range", &Impl::OnSemanticTokensRange,
-           SemanticTokensProvider("range")),
+           SemanticTokensProvider("range", true)),
       Bind("textDocument/completion", &Impl::OnCompletion,
            Provides("completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}})),
       Bind("textDocument/signatureHelp", &Impl::OnSignatureHelp,
@@ -479,7 +544,7 @@ void LanguageServer::Impl::OnDidOpen(const json& params) {
              " MiB");
     return;
   }
-  auto analysis = std::make_unique<LspDocument>(*this, uri, language);
+  auto analysis = std::make_unique<LspDocument>(*this, uri, language, ++document_serial);
   if (scheduler.Open(uri, version, std::move(text), std::move(analysis))) {
     log.Warn("didOpen of " + uri + ", which is already open: replacing it");
   }
@@ -517,7 +582,10 @@ void LanguageServer::Impl::OnDidChange(const json& params) {
 void LanguageServer::Impl::OnDidClose(const json& params) {
   std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
   // After Close no publication of the document is under way or to come: this empty list is last.
-  if (scheduler.Close(uri)) endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
+  // A client that pulls forgets a closed document's diagnostics itself.
+  if (scheduler.Close(uri) && !client.pull_diagnostics) {
+    endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
+  }
 }
 
 void LanguageServer::Impl::OnDidSave(const json& params) {
@@ -527,7 +595,12 @@ void LanguageServer::Impl::OnDidSave(const json& params) {
 void LanguageServer::Impl::OnDrop(const std::string& uri, const std::string& reason,
                                   bool removed) {
   log.Warn("dropping " + uri + ": " + reason);
-  if (removed) endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
+  if (!removed) return;
+  if (client.pull_diagnostics) {
+    RefreshDiagnostics();  // Its pulls now answer an empty report.
+  } else {
+    endpoint.Notify("textDocument/publishDiagnostics", EmptyDiagnostics(uri));
+  }
 }
 
 void LanguageServer::Impl::Query(const json& params, const Reply& reply, Answer answer,
@@ -546,6 +619,105 @@ void LanguageServer::Impl::Query(const json& params, const Reply& reply, Answer 
   };
   job.superseded = [reply] { reply.ContentModified(); };
   if (!scheduler.Query(uri, std::move(job))) reply.Result(std::move(empty));  // Not open.
+}
+
+void LanguageServer::Impl::QueryText(
+    const json& params, const Reply& reply,
+    std::function<std::string(LspDocument& doc, const analysis::Document& text)> answer,
+    std::string not_open, bool server_cancellable) {
+  std::string uri = ParamView(params).Get<std::string>("textDocument.uri");
+  Scheduler::Job job;
+  job.run = [reply, answer = std::move(answer)](const analysis::Document& text,
+                                                DocumentAnalysis& analysis) {
+    if (reply.IsCancelled()) return;
+    try {
+      reply.ResultText(answer(static_cast<LspDocument&>(analysis), text));
+    } catch (...) {
+      reply.Fail(std::current_exception());
+    }
+  };
+  if (server_cancellable) {
+    job.superseded = [this, reply, uri] { ServerCancelled(reply, scheduler.IsOpen(uri)); };
+  } else {
+    job.superseded = [reply] { reply.ContentModified(); };
+  }
+  if (!scheduler.Query(uri, std::move(job))) reply.ResultText(not_open);
+}
+
+void LanguageServer::Impl::RefreshDiagnostics() {
+  if (!client.pull_diagnostics || !client.diagnostic_refresh) return;
+  if (refresh_in_flight.exchange(true)) return;
+  endpoint.Call("workspace/diagnostic/refresh", nullptr,
+                [this](const protocol::CallResponse&) { refresh_in_flight = false; });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Diagnostics pulled (LSP 3.17): the report of the analysed current version, `unchanged` when
+// the client has it.
+
+void LanguageServer::Impl::OnDocumentDiagnostic(const json& params, const Reply& reply) {
+  std::string previous = ParamView(params).Find<std::string>("previousResultId").value_or("");
+  QueryText(
+      params, reply,
+      [previous](LspDocument& doc, const analysis::Document&) {
+        return doc.DiagnosticReport(previous, false);
+      },
+      R"({"kind":"full","items":[]})", true);
+}
+
+// The open documents' reports, each of its analysed current version. A document changed while
+// the pull waited is left out (its own pull covers it); one closed is too.
+void LanguageServer::Impl::OnWorkspaceDiagnostic(const json& params, const Reply& reply) {
+  std::map<std::string, std::string> previous;  // uri -> previousResultId
+  std::optional<ParamView> listed = ParamView(params).FindView("previousResultIds");
+  if (listed && listed->value().is_array()) {
+    for (const json& p : listed->value()) {
+      const json& uri = At(p, {"uri"});
+      const json& value = At(p, {"value"});
+      if (uri.is_string() && value.is_string()) previous[uri.get<std::string>()] = value.get<std::string>();
+    }
+  }
+  struct Gather {
+    explicit Gather(Reply r, size_t n) : reply(std::move(r)), remaining(n) {}
+    Reply reply;
+    std::mutex mu;
+    size_t remaining;
+    std::map<std::string, std::string> items;  // by uri: the answer is in uri order
+    void Add(const std::string& uri, std::string item) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!item.empty()) items[uri] = std::move(item);
+      if (--remaining > 0) return;
+      std::string out = R"({"items":[)";
+      bool first = true;
+      for (const auto& entry : items) {
+        if (!first) out += ',';
+        first = false;
+        out += entry.second;
+      }
+      out += "]}";
+      reply.ResultText(out);
+    }
+  };
+  std::vector<std::string> uris = scheduler.Keys();
+  if (uris.empty()) {
+    reply.ResultText(R"({"items":[]})");
+    return;
+  }
+  auto gather = std::make_shared<Gather>(reply, uris.size());
+  for (const std::string& uri : uris) {
+    auto it = previous.find(uri);
+    std::string prev = it == previous.end() ? "" : it->second;
+    Scheduler::Job job;
+    job.run = [gather, uri, prev](const analysis::Document&, DocumentAnalysis& analysis) {
+      std::string item;
+      if (!gather->reply.IsCancelled()) {
+        item = static_cast<LspDocument&>(analysis).DiagnosticReport(prev, true);
+      }
+      gather->Add(uri, std::move(item));
+    };
+    job.superseded = [gather, uri] { gather->Add(uri, ""); };
+    if (!scheduler.Query(uri, std::move(job))) gather->Add(uri, "");
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -652,17 +824,34 @@ void LanguageServer::Impl::OnSelectionRange(const json& params, const Reply& rep
 }
 
 void LanguageServer::Impl::OnSemanticTokensFull(const json& params, const Reply& reply) {
-  Query(params, reply, [](const QueryContext& ctx) { return SemanticTokensFullAnswer(ctx); },
-        nullptr);
+  QueryText(
+      params, reply,
+      [](LspDocument& doc, const analysis::Document& text) {
+        return doc.Tokens().Full(doc.Context(text), doc.Round());
+      },
+      "null", false);
+}
+
+void LanguageServer::Impl::OnSemanticTokensDelta(const json& params, const Reply& reply) {
+  std::string previous = ParamView(params).Find<std::string>("previousResultId").value_or("");
+  QueryText(
+      params, reply,
+      [previous](LspDocument& doc, const analysis::Document& text) {
+        return doc.Tokens().Delta(doc.Context(text), doc.Round(), previous);
+      },
+      "null", false);
 }
 
 void LanguageServer::Impl::OnSemanticTokensRange(const json& params, const Reply& reply) {
   ParamView p(params);
   analysis::Position start = GetPosition(p, "range.start");
   analysis::Position end = GetPosition(p, "range.end");
-  Query(params, reply,
-        [start, end](const QueryContext& ctx) { return SemanticTokensRangeAnswer(ctx, start, end); },
-        nullptr);
+  QueryText(
+      params, reply,
+      [start, end](LspDocument& doc, const analysis::Document& text) {
+        return SemanticTokensRangeAnswer(doc.Context(text), start, end);
+      },
+      "null", false);
 }
 
 void LanguageServer::Impl::OnCompletion(const json& params, const Reply& reply) {
@@ -705,10 +894,12 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
   if (!edited && !from_scratch) return {};
   Clock::time_point start = Clock::now();
   Run(text, from_scratch);
+  ++round_;
   Outcome outcome;
   outcome.analysed = true;
   outcome.from_scratch = from_scratch;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  uint64_t generation = generation_;
   WriteDiagnostics(text);
   bool large = text.Text().size() >= kProgressBytes;
   if (large && from_scratch) {
@@ -720,6 +911,12 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
     if (freed) analyses_since_release_ = 0;
     server_.janitor.Note(freed);
   }
+  // With pull, the client pulls after its own edits; diagnostics that changed without one (new
+  // settings, a project configuration) need a refresh.
+  if (generation_ != generation && version == version_ && generation != 0) {
+    server_.RefreshDiagnostics();
+  }
+  version_ = version;
   if (server_.log.Enabled(protocol::LogLevel::kDebug)) {
     // One line per round, read by bench/lsp/typing.py (its LOG_LINE).
     const analysis::RunStats& stats = analyzer_->Stats();
@@ -770,21 +967,48 @@ void LanguageServer::Impl::ReleaseMemory() {
 void LspDocument::WriteDiagnostics(const analysis::Document& text) {
   // Written as text: at 100k lines a file may have thousands of diagnostics, and a json tree of
   // them cost 25 ms per edit to build, copy, serialise and free.
-  diagnostics_ = "[";
+  std::string diagnostics = "[";
+  diagnostics.reserve(diagnostics_.size());
   diagnostic_count_ = 0;
   if (analyzer_->HasTvmScript()) {
     for (const analysis::Diagnostic* diagnostic : analyzer_->Diagnostics()) {
       std::optional<analysis::Severity> severity = settings_.SeverityOf(*diagnostic);
       if (!severity) continue;
-      if (diagnostic_count_++ > 0) diagnostics_ += ',';
-      AppendDiagnosticJson(&diagnostics_, text, *diagnostic, uri_, encoding_, *severity,
+      if (diagnostic_count_++ > 0) diagnostics += ',';
+      AppendDiagnosticJson(&diagnostics, text, *diagnostic, uri_, encoding_, *severity,
                            server_.docs_base);
     }
   }
-  diagnostics_ += ']';
+  diagnostics += ']';
+  if (generation_ != 0 && diagnostics == diagnostics_) return;
+  diagnostics_ = std::move(diagnostics);
+  ++generation_;
+}
+
+std::string LspDocument::DiagnosticsResultId() const {
+  return std::to_string(serial_) + "." + std::to_string(generation_);
+}
+
+std::string LspDocument::DiagnosticReport(const std::string& previous, bool workspace) const {
+  std::string id = DiagnosticsResultId();
+  std::string out = "{";
+  if (workspace) {
+    out += R"("uri":)";
+    protocol::AppendJsonString(&out, uri_);
+    out += R"(,"version":)" + std::to_string(version_) + ",";
+  }
+  if (previous == id) return out + R"("kind":"unchanged","resultId":")" + id + R"("})";
+  out.reserve(out.size() + diagnostics_.size() + 64);
+  out += R"("kind":"full","resultId":")" + id + R"(","items":)";
+  out += diagnostics_;
+  out += '}';
+  return out;
 }
 
 void LspDocument::Publish(int64_t version) {
+  // A client that pulls gets no pushed diagnostics, and one that has this generation none again.
+  if (server_.client.pull_diagnostics || published_generation_ == generation_) return;
+  published_generation_ = generation_;
   std::string params = R"({"uri":)";
   protocol::AppendJsonString(&params, uri_);
   params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";

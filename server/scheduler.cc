@@ -372,6 +372,19 @@ bool Scheduler::Query(const std::string& key, Job job) {
   return true;
 }
 
+std::vector<std::string> Scheduler::Keys() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::vector<std::string> keys;
+  keys.reserve(impl_->docs.size());
+  for (const auto& entry : impl_->docs) keys.push_back(entry.first);
+  return keys;
+}
+
+bool Scheduler::IsOpen(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->docs.count(key) > 0;
+}
+
 void Scheduler::Stop() {
   std::vector<Waiter> orphans;
   {

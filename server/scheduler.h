@@ -7,12 +7,13 @@
 //
 // CONTRACT
 //
-// Threads. Open, Change, Close, InvalidateAll, Query, SetFixedDebounce and DebounceMs may be
-//   called from any thread (the server calls them from its message loop); they take a short
-//   internal lock and never wait for analysis. The work runs on `workers` threads started by the
-//   constructor. A worker claims one document at a time, and a document is claimed by one worker
-//   at a time: a document's text and its DocumentAnalysis are never used concurrently, its
-//   rounds (below) run one after another, and so its publications come in version order.
+// Threads. Open, Change, Close, InvalidateAll, Query, Keys, IsOpen, SetFixedDebounce and
+//   DebounceMs may be called from any thread (the server calls them from its message loop); they
+//   take a short internal lock and never wait for analysis. The work runs on `workers` threads
+//   started by the constructor. A worker claims one document at a time, and a document is claimed
+//   by one worker at a time: a document's text and its DocumentAnalysis are never used
+//   concurrently, its rounds (below) run one after another, and so its publications come in
+//   version order.
 //   Different documents are worked on in parallel.
 //
 // Versions. Open sets a document's version and text (replacing a document open under the same
@@ -169,6 +170,11 @@ class Scheduler {
   /// Queues `job` on the current version of `key`, which is then analysed at once. False when
   /// `key` is not open: the job is dropped, neither of its callbacks called.
   bool Query(const std::string& key, Job job);
+
+  /// The keys of the open documents, in key order.
+  std::vector<std::string> Keys() const;
+  /// Whether `key` is open.
+  bool IsOpen(const std::string& key) const;
 
   /// Supersedes the waiting jobs, lets the rounds in progress finish and joins the workers.
   /// Idempotent.

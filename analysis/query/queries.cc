@@ -59,6 +59,25 @@ const FunctionRef* FindFunction(const ModuleModel* module, const std::string& na
 
 }  // namespace query_internal
 
+std::vector<std::pair<uint32_t, const InlayHint*>> InlayHintsIn(const FileModel& model, TextRange range) {
+  std::vector<std::pair<uint32_t, const InlayHint*>> hints;
+  auto meets = [&](TextRange r) { return r.begin <= range.end && range.begin <= r.end; };
+  auto function = [&](const FunctionRef& f) {
+    if (f.has_syntax_error || !meets(Absolute(f, f.fn->range))) return;
+    for (const InlayHint& hint : f.fn->inlays) {
+      uint32_t offset = f.base + hint.offset;
+      if (offset >= range.begin && offset <= range.end) hints.emplace_back(offset, &hint);
+    }
+  };
+  for (const ModuleModel& m : model.modules) {
+    if (!meets(m.range)) continue;
+    for (const FunctionRef& f : m.functions) function(f);
+  }
+  for (const FunctionRef& f : model.standalone) function(f);
+  std::stable_sort(hints.begin(), hints.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  return hints;
+}
+
 namespace {
 
 using query_internal::CallAt;

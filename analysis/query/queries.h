@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/model.h"
@@ -29,6 +30,12 @@ std::vector<TextRange> DefinitionAt(const FileModel& model, uint32_t offset);
 /// Every occurrence of the name at `offset` (the definition first when `include_definition`).
 /// For a function name (at its definition or at any `cls.f`), every `cls.f` of its module.
 std::vector<TextRange> ReferencesAt(const FileModel& model, uint32_t offset, bool include_definition);
+
+/// The inlay hints of the functions without syntax errors at absolute offsets in [range.begin,
+/// range.end], with those offsets, in text order. Reads only the modules and functions whose
+/// definitions meet the range, and only their hints: O(modules + functions + hints read), never
+/// the whole file's hints.
+std::vector<std::pair<uint32_t, const InlayHint*>> InlayHintsIn(const FileModel& model, TextRange range);
 
 struct OutlineItem {
   enum class Kind { kModule, kRelaxFunction, kPrimFunction, kDataflowBlock };

@@ -520,4 +520,181 @@ std::vector<SemanticToken> SemanticTokens(const Document& doc, const FileModel& 
   return SemanticTokensInRange(doc, model, {0, static_cast<uint32_t>(doc.Text().size())});
 }
 
+namespace {
+
+bool SameAliases(const Aliases& a, const Aliases& b) {
+  return a.ir == b.ir && a.relax == b.relax && a.tir == b.tir && a.tvm == b.tvm &&
+         a.classic == b.classic && a.current == b.current;
+}
+
+// A line that begins a definition at column 0 (`def`, `async def`, `class`, a decorator): the
+// lexer drops every open bracket there (no line is indented less), so its state there depends on
+// no earlier text but an open triple-quoted string.
+bool TopLevelDefinition(std::string_view text, uint32_t line) {
+  std::string_view rest = text.substr(line);
+  auto starts_with = [&](std::string_view prefix) { return rest.substr(0, prefix.size()) == prefix; };
+  return starts_with("def ") || starts_with("class ") || starts_with("@") || starts_with("async def ");
+}
+
+// The start of the nearest such line at or before `offset`, or 0.
+uint32_t TopLevelDefinitionBefore(std::string_view text, uint32_t offset) {
+  uint32_t line = LineStart(text, offset);
+  while (line > 0 && !TopLevelDefinition(text, line)) line = LineStart(text, line - 1);
+  return line;
+}
+
+// The start of the first such line at or after `line` (a line start), or the text's size.
+uint32_t TopLevelDefinitionAfter(std::string_view text, uint32_t line) {
+  while (line < text.size() && !TopLevelDefinition(text, line)) {
+    size_t newline = text.find('\n', line);
+    if (newline == std::string_view::npos) return static_cast<uint32_t>(text.size());
+    line = static_cast<uint32_t>(newline + 1);
+  }
+  return std::min<uint32_t>(line, static_cast<uint32_t>(text.size()));
+}
+
+void Widen(TextRange* r, TextRange by) {
+  if (r->empty() && r->begin == UINT32_MAX) {
+    *r = by;
+  } else {
+    r->begin = std::min(r->begin, by.begin);
+    r->end = std::max(r->end, by.end);
+  }
+}
+
+}  // namespace
+
+void SemanticTokenTracker::Remember(const Document& doc, const FileModel& model) {
+  valid_ = true;
+  document_ = doc.Id();
+  revision_ = doc.Revision();
+  size_ = static_cast<uint32_t>(doc.Text().size());
+  aliases_ = model.aliases;
+  functions_.clear();
+  modules_.clear();
+  auto add = [&](const FunctionRef& f) { functions_.push_back({f.fn, Absolute(f, f.fn->range)}); };
+  for (const ModuleModel& m : model.modules) {
+    modules_.push_back({m.name, m.name_range});
+    for (const FunctionRef& f : m.functions) add(f);
+  }
+  for (const FunctionRef& f : model.standalone) add(f);
+}
+
+SemanticTokenTracker::Change SemanticTokenTracker::FromScratch(const Document& doc, const FileModel& model) {
+  size_t removed = tokens_.size();
+  tokens_ = SemanticTokens(doc, model);
+  Remember(doc, model);
+  return {0, removed, tokens_.size()};
+}
+
+SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, const FileModel& model) {
+  std::vector<EditSpan> edits;
+  if (!valid_ || doc.Id() != document_ || !SameAliases(aliases_, model.aliases) ||
+      !doc.EditsSince(revision_, &edits)) {
+    return FromScratch(doc, model);
+  }
+  std::string_view text = doc.Text();
+  const uint32_t size = static_cast<uint32_t>(text.size());
+  // The edited stretch [lo, hi) in the current text: the text before lo is the old text, the
+  // text from hi on is the old text from hi - shift on.
+  constexpr uint32_t kNone = UINT32_MAX;
+  TextRange stretch{kNone, kNone};
+  for (const EditSpan& e : edits) {
+    if (stretch.begin == kNone) {
+      stretch = {e.begin, e.new_end};
+      continue;
+    }
+    int64_t moved = int64_t{e.new_end} - int64_t{e.old_end};
+    auto map = [&](uint32_t at, uint32_t inside) {
+      if (at < e.begin) return at;
+      if (at >= e.old_end) return static_cast<uint32_t>(at + moved);
+      return inside;
+    };
+    uint32_t b = stretch.begin < e.begin ? stretch.begin : map(stretch.begin, e.begin);
+    uint32_t en = stretch.end <= e.begin ? stretch.end : map(stretch.end, e.new_end);
+    stretch = {std::min(b, e.begin), std::max(en, e.new_end)};
+  }
+  const int64_t shift = int64_t{size} - int64_t{size_};
+  const bool edited = stretch.begin != kNone;
+  // An old range, in current coordinates (a part inside the stretch becomes all of it).
+  auto moved = [&](TextRange r) -> TextRange {
+    if (!edited) return r;
+    auto one = [&](uint32_t at, bool end) -> uint32_t {
+      if (at < stretch.begin || (end && at == stretch.begin)) return at;
+      if (int64_t{at} >= int64_t{stretch.end} - shift) return static_cast<uint32_t>(at + shift);
+      return end ? stretch.end : stretch.begin;
+    };
+    return {one(r.begin, false), one(r.end, true)};
+  };
+
+  // What to compute again: the stretch, the functions whose models are new or gone, the modules
+  // whose names are.
+  TextRange dirty = edited ? stretch : TextRange{kNone, kNone};
+  std::vector<const FunctionModel*> before;
+  before.reserve(functions_.size());
+  for (const Function& f : functions_) before.push_back(f.fn.get());
+  std::sort(before.begin(), before.end());
+  std::vector<const FunctionModel*> now;
+  auto function = [&](const FunctionRef& f) {
+    now.push_back(f.fn.get());
+    if (!std::binary_search(before.begin(), before.end(), f.fn.get())) Widen(&dirty, Absolute(f, f.fn->range));
+  };
+  for (const ModuleModel& m : model.modules) {
+    for (const FunctionRef& f : m.functions) function(f);
+  }
+  for (const FunctionRef& f : model.standalone) function(f);
+  std::sort(now.begin(), now.end());
+  for (const Function& f : functions_) {
+    if (!std::binary_search(now.begin(), now.end(), f.fn.get())) Widen(&dirty, moved(f.range));
+  }
+  for (const ModuleModel& m : model.modules) {
+    bool known = std::any_of(modules_.begin(), modules_.end(), [&](const Module& old) {
+      return old.name == m.name && moved(old.name_range) == m.name_range;
+    });
+    if (!known) Widen(&dirty, m.name_range);
+  }
+  for (const Module& old : modules_) {
+    bool kept = std::any_of(model.modules.begin(), model.modules.end(), [&](const ModuleModel& m) {
+      return old.name == m.name && moved(old.name_range) == m.name_range;
+    });
+    if (!kept) Widen(&dirty, moved(old.name_range));
+  }
+  if (dirty.begin == kNone) {  // Nothing changed.
+    Remember(doc, model);
+    return {0, 0, 0};
+  }
+
+  // From the definition line at or before the first change to the definition line after the
+  // line of the last one: lines, so that no token crosses the boundaries.
+  dirty.end = std::min(dirty.end, size);
+  dirty.begin = std::min(dirty.begin, dirty.end);
+  // Quotes or a line continuation typed may open a string that runs past any boundary.
+  if (edited && text.substr(stretch.begin, stretch.size()).find_first_of("\"'\\") != std::string_view::npos) {
+    return FromScratch(doc, model);
+  }
+  uint32_t b = TopLevelDefinitionBefore(text, dirty.begin);
+  size_t newline = text.find('\n', dirty.end);
+  uint32_t e = newline == std::string_view::npos ? size : TopLevelDefinitionAfter(text, static_cast<uint32_t>(newline + 1));
+  std::vector<SemanticToken> fresh = b < e ? SemanticTokensInRange(doc, model, {b, e}) : std::vector<SemanticToken>{};
+  // The old tokens of [b, e): b is before the stretch (old coordinates too), e after it.
+  const uint32_t old_e = static_cast<uint32_t>(int64_t{e} - shift);
+  auto begins_before = [](const SemanticToken& t, uint32_t at) { return t.range.begin < at; };
+  auto first = std::lower_bound(tokens_.begin(), tokens_.end(), b, begins_before);
+  auto last = std::lower_bound(first, tokens_.end(), old_e, begins_before);
+  for (auto it = last; it != tokens_.end(); ++it) {
+    it->range.begin = static_cast<uint32_t>(it->range.begin + shift);
+    it->range.end = static_cast<uint32_t>(it->range.end + shift);
+  }
+  Change change{static_cast<size_t>(first - tokens_.begin()), static_cast<size_t>(last - first), fresh.size()};
+  size_t common = std::min(change.removed, change.inserted);
+  std::copy(fresh.begin(), fresh.begin() + static_cast<std::ptrdiff_t>(common), first);
+  if (change.removed > common) {
+    tokens_.erase(first + static_cast<std::ptrdiff_t>(common), last);
+  } else {
+    tokens_.insert(last, fresh.begin() + static_cast<std::ptrdiff_t>(common), fresh.end());
+  }
+  Remember(doc, model);
+  return change;
+}
+
 }  // namespace tvmls::analysis

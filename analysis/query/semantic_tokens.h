@@ -21,6 +21,8 @@
 #define TVMLS_ANALYSIS_QUERY_SEMANTIC_TOKENS_H_
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "model/model.h"
@@ -83,6 +85,50 @@ std::vector<SemanticToken> SemanticTokens(const Document& doc, const FileModel& 
 /// decorator) at or before the range to the end of the range's last line, and only the functions
 /// that intersect it are read.
 std::vector<SemanticToken> SemanticTokensInRange(const Document& doc, const FileModel& model, TextRange range);
+
+/// The tokens of one document kept across its edits (LSP semanticTokens/full/delta), equal to
+/// SemanticTokens(doc, model) after every Update. After an edit only a stretch is computed again,
+/// from the top-level definition line (`def`, `class`, a decorator at column 0, where the lexer's
+/// state does not depend on the text before) at or before the first edited byte to the one after
+/// the line of the last, widened to cover every function whose model changed (a new model
+/// object) or went, and every module whose name changed or went. Everything else is kept, moved
+/// by the edits. From scratch (everything changed) when the aliases changed, the document is
+/// another one, its edit log no longer reaches back (Document::EditsSince), or the edited text
+/// has a quote or a backslash (a string opened there may run past any boundary).
+class SemanticTokenTracker {
+ public:
+  /// Tokens()[first, first + inserted) replaced the `removed` tokens at `first` of the list
+  /// before the Update; the rest are the same tokens (moved by the edits).
+  struct Change {
+    size_t first = 0;
+    size_t removed = 0;
+    size_t inserted = 0;
+  };
+  /// Brings the tokens to `doc` at its current revision and `model`, its analysis.
+  Change Update(const Document& doc, const FileModel& model);
+  const std::vector<SemanticToken>& Tokens() const { return tokens_; }
+
+ private:
+  struct Function {
+    std::shared_ptr<const FunctionModel> fn;  // kept alive: identity is the model's address
+    TextRange range;                          // absolute
+  };
+  struct Module {
+    std::string name;
+    TextRange name_range;
+  };
+  Change FromScratch(const Document& doc, const FileModel& model);
+  void Remember(const Document& doc, const FileModel& model);
+
+  bool valid_ = false;
+  uint64_t document_ = 0;
+  uint64_t revision_ = 0;
+  uint32_t size_ = 0;  // of the text at revision_
+  Aliases aliases_;
+  std::vector<Function> functions_;
+  std::vector<Module> modules_;
+  std::vector<SemanticToken> tokens_;
+};
 
 }  // namespace tvmls::analysis
 

@@ -86,7 +86,7 @@ TEST(LspServer, CapabilitiesAreTheMethodTables) {
   }
   merged["positionEncoding"] = caps["positionEncoding"];
   EXPECT_EQ(merged, caps);
-  EXPECT_EQ(caps["semanticTokensProvider"]["full"], true);
+  EXPECT_EQ(caps["semanticTokensProvider"]["full"], (json{{"delta", true}}));
   EXPECT_EQ(caps["semanticTokensProvider"]["range"], true);
   EXPECT_EQ(caps["renameProvider"]["prepareProvider"], true);
 
@@ -207,12 +207,13 @@ TEST(LspServer, StaleVersionsAreIgnored) {
   for (const json& m : s.Drain(kUri)) {
     EXPECT_NE(m.value("method", ""), "textDocument/publishDiagnostics") << m.dump();
   }
-  s.Change(kUri, 6, json::array({{{"range", Range(10, 0, 10, 0)}, {"text", "\n"}}}));
+  // A line above moves the diagnostic (an edit that changes no diagnostic publishes nothing).
+  s.Change(kUri, 6, json::array({{{"range", Range(0, 0, 0, 0)}, {"text", "\n"}}}));
   std::optional<json> d = s.Diagnostics(kUri);
   ASSERT_TRUE(d);
   EXPECT_EQ((*d)["version"], 6);
   ASSERT_EQ((*d)["diagnostics"].size(), 1u) << d->dump();
-  EXPECT_EQ((*d)["diagnostics"][0]["range"], Range(9, 26, 9, 28));
+  EXPECT_EQ((*d)["diagnostics"][0]["range"], Range(10, 26, 10, 28));
 }
 
 TEST(LspServer, RapidEditsAreAnalysedOnceAtTheLatestVersion) {
@@ -220,8 +221,9 @@ TEST(LspServer, RapidEditsAreAnalysedOnceAtTheLatestVersion) {
   LspSession s(json{{"debounceMs", 60000}});
   s.Open(kUri, kText, 1);
   ASSERT_TRUE(s.Diagnostics(kUri));  // didOpen is not debounced
+  // Each edit renames the undefined `yy` (yyz, yyzz, ...): version 21's diagnostics differ.
   for (int v = 2; v <= 21; ++v) {
-    s.Change(kUri, v, json::array({{{"range", Range(10, 16, 10, 16)}, {"text", " "}}}));
+    s.Change(kUri, v, json::array({{{"range", Range(9, 28, 9, 28)}, {"text", "z"}}}));
   }
   std::optional<json> hover = s.Request("textDocument/hover", LspSession::At(kUri, 8, 8));
   ASSERT_TRUE(hover);
@@ -597,7 +599,8 @@ TEST(LspServer, RequestsInterleavedWithEditsGetAResultOrContentModified) {
   std::vector<json> ids;
   for (int v = 2; v <= 41; ++v) {
     ids.push_back(s.client().SendRequest("textDocument/hover", LspSession::At(kUri, 8, 8)));
-    s.Change(kUri, v, json::array({{{"range", Range(10, 16, 10, 16)}, {"text", " "}}}));
+    // Renames the undefined `yy` (yyz, yyzz, ...): every version's diagnostics differ.
+    s.Change(kUri, v, json::array({{{"range", Range(9, 28, 9, 28)}, {"text", "z"}}}));
   }
   int modified = 0;
   for (const json& id : ids) {
