@@ -666,7 +666,8 @@ void LanguageServer::Impl::OnDocumentDiagnostic(const json& params, const Reply&
 }
 
 // The open documents' reports, each of its analysed current version. A document changed while
-// the pull waited is left out (its own pull covers it); one closed is too.
+// the pull waited is left out (its own pull covers it); one closed since the client's last report
+// gets an empty one.
 void LanguageServer::Impl::OnWorkspaceDiagnostic(const json& params, const Reply& reply) {
   std::map<std::string, std::string> previous;  // uri -> previousResultId
   std::optional<ParamView> listed = ParamView(params).FindView("previousResultIds");
@@ -699,11 +700,18 @@ void LanguageServer::Impl::OnWorkspaceDiagnostic(const json& params, const Reply
     }
   };
   std::vector<std::string> uris = scheduler.Keys();
-  if (uris.empty()) {
-    reply.ResultText(R"({"items":[]})");
-    return;
+  // A document the client has a report for but that is closed now has none: an empty full report
+  // clears what the client shows for it (tvmls analyses open documents only).
+  std::map<std::string, std::string> closed;
+  for (const auto& entry : previous) {
+    if (std::find(uris.begin(), uris.end(), entry.first) == uris.end()) {
+      closed[entry.first] =
+          json{{"uri", entry.first}, {"version", nullptr}, {"kind", "full"}, {"items", json::array()}}
+              .dump();
+    }
   }
-  auto gather = std::make_shared<Gather>(reply, uris.size());
+  auto gather = std::make_shared<Gather>(reply, uris.size() + 1);
+  gather->items = std::move(closed);
   for (const std::string& uri : uris) {
     auto it = previous.find(uri);
     std::string prev = it == previous.end() ? "" : it->second;
@@ -718,6 +726,7 @@ void LanguageServer::Impl::OnWorkspaceDiagnostic(const json& params, const Reply
     job.superseded = [gather, uri] { gather->Add(uri, ""); };
     if (!scheduler.Query(uri, std::move(job))) gather->Add(uri, "");
   }
+  gather->Add("", "");  // the count's extra one: answers at once when no document is open
 }
 
 // ------------------------------------------------------------------------------------------------

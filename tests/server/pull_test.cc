@@ -148,6 +148,38 @@ TEST(LspPullDiagnostics, WorkspaceReportsEveryOpenDocument) {
   EXPECT_EQ((*r)["result"], (json{{"items", json::array()}}));
 }
 
+// A client keeps a workspace report until it gets another for that uri: a document closed since
+// its last report gets an empty one, so its problems do not outlive it (VS Code's Problems panel
+// kept a closed file's errors).
+TEST(LspPullDiagnostics, WorkspaceClearsADocumentClosedSinceTheLastReport) {
+  LspSession s(json{{"debounceMs", 0}}, kPullCapabilities);
+  const std::string other = "file:///work/other.py";
+  s.Open(kUri, kText, 4);
+  s.Open(other, "x = 1\n", 7);
+  std::optional<json> r = s.Request("workspace/diagnostic", {{"previousResultIds", json::array()}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ((*r)["result"]["items"].size(), 2u) << r->dump();
+  const std::string id = (*r)["result"]["items"][1]["resultId"];
+  const std::string other_id = (*r)["result"]["items"][0]["resultId"];
+
+  s.Close(kUri);
+  json previous = json::array({{{"uri", kUri}, {"value", id}}, {{"uri", other}, {"value", other_id}}});
+  r = s.Request("workspace/diagnostic", {{"previousResultIds", previous}});
+  ASSERT_TRUE(r);
+  const json& items = (*r)["result"]["items"];
+  ASSERT_EQ(items.size(), 2u) << r->dump();
+  EXPECT_EQ(items[0]["uri"], other);
+  EXPECT_EQ(items[0]["kind"], "unchanged");
+  EXPECT_EQ(items[1], (json{{"uri", kUri}, {"version", nullptr}, {"kind", "full"}, {"items", json::array()}}));
+
+  s.Close(other);
+  r = s.Request("workspace/diagnostic", {{"previousResultIds", previous}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ((*r)["result"]["items"].size(), 2u) << r->dump();
+  EXPECT_EQ((*r)["result"]["items"][0]["items"], json::array());
+  EXPECT_EQ((*r)["result"]["items"][0]["version"], nullptr);
+}
+
 TEST(LspPullDiagnostics, NewSettingsAskForARefresh) {
   LspSession s(json{{"debounceMs", 0}}, kPullCapabilities);
   s.Open(kUri, kText);

@@ -139,6 +139,10 @@ class Controller {
   private attempt = 0;
   private reportedAttempt = -1;
   private stopping = false;
+  /** Inside `client.start()`: a crash there is restarted by doStart, not by the client (which
+   * rejects its start and cannot restart itself then). */
+  private inStart = false;
+  private restartAfterStart = false;
   private crashes: number[] = [];
   private current: { state: ServerState; detail: string; command?: string } = { state: 'stopped', detail: 'not started' };
   private settledWaiters: Array<() => void> = [];
@@ -333,6 +337,12 @@ class Controller {
     this.attempt++;
     this.setState('starting', detail);
     this.notify('warning', detail, 'Restart', 'Show Output');
+    if (this.inStart) {
+      // Died between `initialize` and the end of the client's start: the start fails and the
+      // client is disposed; doStart starts a new one.
+      this.restartAfterStart = true;
+      return { action: CloseAction.DoNotRestart, handled: true };
+    }
     return { action: CloseAction.Restart, handled: true };
   }
 
@@ -396,10 +406,17 @@ class Controller {
       }
     });
     this.client = client;
+    this.restartAfterStart = false;
+    this.inStart = true;
     try {
       await client.start();
+      this.inStart = false;
+      if (this.restartAfterStart) await this.restartNewClient();
     } catch (err) {
-      if (this.current.state !== 'failed') {
+      this.inStart = false;
+      if (this.restartAfterStart) {
+        await this.restartNewClient();
+      } else if (this.current.state !== 'failed') {
         // A server that dies at once makes the initialize write fail (EPIPE) before its exit
         // status arrives: wait for it briefly, it says more.
         for (let i = 0; i < 20 && !this.lastExit && this.child; i++) await new Promise((r) => setTimeout(r, 50));
@@ -410,8 +427,15 @@ class Controller {
           this.notify('error', `${detail} Check tvmls.server.path and tvmls.server.args.`, 'Restart', 'Show Output', 'Open Settings');
         }
       }
-      await this.disposeClient();
+      if (this.client === client) await this.disposeClient();
     }
+  }
+
+  /** The automatic restart of a server that crashed while its client was starting. */
+  private async restartNewClient(): Promise<void> {
+    this.restartAfterStart = false;
+    await this.disposeClient();
+    await this.doStart();
   }
 
   private async disposeClient(): Promise<void> {
