@@ -496,35 +496,53 @@ json AnnotateActions(const QueryContext& ctx, analysis::Position start) {
   return result;
 }
 
-json CompletionAnswer(const QueryContext& ctx, analysis::Position position) {
-  json items = json::array();
+std::string CompletionAnswer(const QueryContext& ctx, analysis::Position position) {
   std::optional<uint32_t> offset = ctx.Offset(position);
   const analysis::FileModel* model = ctx.Model();
-  if (offset && model != nullptr) {
-    analysis::CompletionResult r = analysis::CompleteAt(ctx.doc, *model, *offset);
-    json range = ctx.Range(r.replace);
-    for (const analysis::CompletionItem& c : r.items) {
-      json item = {{"label", c.label}, {"kind", CompletionKind(c.kind)}};
-      if (!c.detail.empty()) item["detail"] = c.detail;
-      if (!c.doc.empty()) item["documentation"] = c.doc;
-      std::string insert = c.label;
-      bool snippet = false;
-      if (c.call && ctx.client.snippets) {
-        insert = SnippetEscape(c.label) + "(";
-        for (size_t i = 0; i < c.snippet_params.size(); ++i) {
-          insert += (i ? ", " : "") + std::string("${") + std::to_string(i + 1) + ":" +
-                    SnippetEscape(c.snippet_params[i]) + "}";
-        }
-        insert += c.snippet_params.empty() ? "$0)" : ")";
-        snippet = true;
-      }
-      item["textEdit"] = {{"range", range}, {"newText", insert}};
-      item["insertTextFormat"] = snippet ? 2 : 1;
-      if (c.deprecated && ctx.client.completion_deprecated_tag) item["tags"] = json::array({1});
-      items.push_back(std::move(item));
+  if (!offset || model == nullptr) return kEmptyCompletion;
+  analysis::CompletionResult r = analysis::CompleteAt(ctx.doc, *model, *offset);
+  if (r.items.empty()) return kEmptyCompletion;
+  // Every item replaces the same range: its text once, copied into each textEdit.
+  const std::string range = ctx.Range(r.replace).dump();
+  std::string out = R"({"isIncomplete":false,"items":[)";
+  out.reserve(r.items.size() * 320);
+  std::string insert;
+  bool first = true;
+  for (const analysis::CompletionItem& c : r.items) {
+    out += first ? "{" : ",{";
+    first = false;
+    out += R"("label":)";
+    protocol::AppendJsonString(&out, c.label);
+    out += R"(,"kind":)";
+    out += std::to_string(CompletionKind(c.kind));
+    if (!c.detail.empty()) {
+      out += R"(,"detail":)";
+      protocol::AppendJsonString(&out, c.detail);
     }
+    if (!c.doc.empty()) {
+      out += R"(,"documentation":)";
+      protocol::AppendJsonString(&out, c.doc);
+    }
+    bool snippet = c.call && ctx.client.snippets;
+    insert.clear();
+    if (snippet) {
+      insert = SnippetEscape(c.label) + "(";
+      for (size_t i = 0; i < c.snippet_params.size(); ++i) {
+        insert += (i ? ", " : "") + std::string("${") + std::to_string(i + 1) + ":" +
+                  SnippetEscape(c.snippet_params[i]) + "}";
+      }
+      insert += c.snippet_params.empty() ? "$0)" : ")";
+    }
+    out += R"(,"textEdit":{"range":)";
+    out += range;
+    out += R"(,"newText":)";
+    protocol::AppendJsonString(&out, snippet ? std::string_view(insert) : std::string_view(c.label));
+    out += snippet ? R"(},"insertTextFormat":2)" : R"(},"insertTextFormat":1)";
+    if (c.deprecated && ctx.client.completion_deprecated_tag) out += R"(,"tags":[1])";
+    out += '}';
   }
-  return {{"isIncomplete", false}, {"items", std::move(items)}};
+  out += "]}";
+  return out;
 }
 
 json SignatureHelpAnswer(const QueryContext& ctx, analysis::Position position) {

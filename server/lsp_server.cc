@@ -865,9 +865,12 @@ void LanguageServer::Impl::OnSemanticTokensRange(const json& params, const Reply
 
 void LanguageServer::Impl::OnCompletion(const json& params, const Reply& reply) {
   analysis::Position position = GetPosition(ParamView(params), "position");
-  Query(params, reply,
-        [position](const QueryContext& ctx) { return CompletionAnswer(ctx, position); },
-        json{{"isIncomplete", false}, {"items", json::array()}});
+  QueryText(
+      params, reply,
+      [position](LspDocument& doc, const analysis::Document& text) -> std::string {
+        return doc.HasTvmScript() ? CompletionAnswer(doc.Context(text), position) : kEmptyCompletion;
+      },
+      kEmptyCompletion, false);
 }
 
 void LanguageServer::Impl::OnSignatureHelp(const json& params, const Reply& reply) {

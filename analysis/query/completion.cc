@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string_view>
 
@@ -645,7 +648,7 @@ CompletionItem ItemOf(const ScriptName& n, const std::string& label, const std::
 }
 
 // Items one level below `head.path.` in a dialect's namespace (ops too for Relax).
-std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, const Era& era) {
+std::vector<CompletionItem> BuildNamespaceItems(Dialect dialect, const Chain& chain, const Era& era) {
   std::vector<CompletionItem> items;
   const std::string ns = Join(chain.parts, 1);
   const std::string prefix = ns.empty() ? "" : ns + ".";
@@ -712,6 +715,27 @@ std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, 
   if (!known) items.clear();  // `R.add.`: nothing lives below an operator
   SortItems(&items);
   return items;
+}
+
+// BuildNamespaceItems, memoised: the lists depend only on the static tables, the chain as typed
+// and the era, and building the biggest (`T.`: 489 items) costs milliseconds (signatures are
+// split per item). At most kMaxLists lists are kept (the chains typed are unbounded: `R.foo.`).
+std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, const Era& era) {
+  constexpr size_t kMaxLists = 256;
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const std::vector<CompletionItem>>> lists;
+  std::string key = std::to_string(static_cast<int>(dialect)) + (era.classic ? "c" : "-") +
+                    (era.current ? "n" : "-") + Join(chain.parts, 0);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = lists.find(key);
+    if (it != lists.end()) return *it->second;
+  }
+  auto built = std::make_shared<const std::vector<CompletionItem>>(BuildNamespaceItems(dialect, chain, era));
+  std::lock_guard<std::mutex> lock(mu);
+  if (lists.size() >= kMaxLists) lists.clear();
+  lists.emplace(std::move(key), built);
+  return *built;
 }
 
 std::vector<CompletionItem> ModuleItems(const ModuleModel& module, const std::string& head, const Era& era) {
