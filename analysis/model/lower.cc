@@ -40,6 +40,18 @@ bool IsPythonBuiltin(std::string_view name) {
   return false;
 }
 
+void CompactModel(FunctionModel* fn) {
+  fn->diagnostics.shrink_to_fit();
+  fn->symbols.shrink_to_fit();
+  for (Symbol& s : fn->symbols) s.references.shrink_to_fit();
+  fn->hovers.shrink_to_fit();
+  fn->inlays.shrink_to_fit();
+  fn->returns.shrink_to_fit();
+  fn->dataflow_blocks.shrink_to_fit();
+  fn->calls.shrink_to_fit();
+  fn->cross_refs.shrink_to_fit();
+}
+
 void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
   fn->cross_refs.clear();
   fn->returns.clear();
@@ -49,6 +61,7 @@ void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, Func
     LowerRelaxBody(def, text, ctx, fn);
   }
   LowerTirNames(def, text, *ctx.aliases, fn);
+  CompactModel(fn);
 }
 
 }  // namespace tvmls::analysis
