@@ -381,6 +381,7 @@ struct ParserRule {
     kMissingParameterAnnotation,  // `range`: the parameter; `detail`: its name
     kChainedAssignment,           // `range`: the second target of `a = b = value`; `related`:
                                   // the first; `edits`: the fix that splits it (empty: none)
+    kInvalidAnnotation,           // `range`: the R.Tensor argument at fault; `detail`: why
   };
   Kind kind = Kind::kMultipleReturn;
   TextRange range;

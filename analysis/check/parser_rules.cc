@@ -2,7 +2,7 @@
 // statements, decorator and attributes, beyond names and blocks (check/well_formed.cc):
 // multiple-return, statement-after-output, unbound-value, private-global-symbol (Relax and TIR),
 // duplicate-func-attr (Relax and TIR), inline-prim-func, missing-parameter-annotation,
-// chained-assignment (Relax and TIR).
+// chained-assignment (Relax and TIR), invalid-annotation (what R.Tensor(...) rejects).
 //
 // Invariants:
 //  - All errors: TVM raises each one while parsing (v0.23: parser/{relax,tir}/parser.py,
@@ -15,7 +15,7 @@
 //    a tensor, shape, prim value or non-empty tuple.
 //  - Ranges: the later `return` keyword; the statement after R.output; the call whose value is
 //    dropped; the "global_symbol" key; the later duplicate key; the nested PrimFunc's name; the
-//    parameter; the second target of a chained assignment. Fixes: unbound-value binds the value
+//    parameter; the second target of a chained assignment; the R.Tensor argument at fault. Fixes: unbound-value binds the value
 //    to `_` (preferred), as TVM's printer does; chained-assignment splits `a = b = value` into
 //    `b = value` and `a = b` on the next line (preferred; only for two plain names).
 #include "check/check.h"
@@ -74,6 +74,9 @@ class ParserRulesCheck : public Check {
       case K::kMissingParameterAnnotation:
         sink.Add(r.range, Severity::kError, "missing-parameter-annotation",
                  "type annotation is required for function parameters: `" + r.detail + "` has none");
+        return;
+      case K::kInvalidAnnotation:
+        sink.Add(r.range, Severity::kError, "invalid-annotation", r.detail);
         return;
       case K::kChainedAssignment: {
         Diagnostic& d = sink.Add(r.range, Severity::kError, "chained-assignment",
