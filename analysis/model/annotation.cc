@@ -242,8 +242,14 @@ types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
         next = 1;
       }
     }
+    // TVM's order: R.Tensor(shape, dtype, vdevice, ndim).
+    TSNode vdevice = TSNode{};
     if (next < args.positional.size()) dtype = args.positional[next++];
+    if (next < args.positional.size()) vdevice = args.positional[next++];
     if (next < args.positional.size()) ndim = args.positional[next++];
+    if (!ts_node_is_null(vdevice)) {
+      if (auto v = StringValue(vdevice, text)) info.vdevice = *v;
+    }
     if (TSNode k = Keyword(args, "shape"); !ts_node_is_null(k)) shape = k;
     if (TSNode k = Keyword(args, "dtype"); !ts_node_is_null(k)) dtype = k;
     if (TSNode k = Keyword(args, "ndim"); !ts_node_is_null(k)) ndim = k;
