@@ -8,7 +8,9 @@
 //    first input without a parameter (too many) or the argument tuple (too few).
 //  - Symbolic buffer dims bind on first use (trailing integers and scalar inputs first); a dim
 //    is an error only when it provably differs from the bound expression (facts at the call).
-//  - Per argument, the first difference only: dtype, then rank, then the first dim.
+//  - Per argument, the first difference only: dtype, then rank, then the first dim. A primitive
+//    value (R.Prim) passed to a scalar parameter is an error when both dtypes are known and
+//    differ (TVM derives the call's type from the PrimFunc's signature: "type mismatch").
 //  - Related: the parameter's declaration in the callee (rebased by the analyzer). Fixes: an
 //    output gets the struct info the PrimFunc implies (preferred); an input whose dims are all
 //    constants gets the callee's buffer shape rewritten in the user's spelling, offered only
@@ -45,7 +47,11 @@ class CallTirCheck : public Check {
     }
     for (size_t i = 0; i < c.inputs.size(); ++i) {
       const PrimSignature::Param& p = sig.params[i];
-      if (p.kind == PrimSignature::Param::Kind::kScalar || p.buffer < 0) continue;
+      if (p.kind == PrimSignature::Param::Kind::kScalar) {
+        ComparePrim(c, i, p, sink);
+        continue;
+      }
+      if (p.buffer < 0) continue;
       Compare(&cmp, c.inputs[i], sig.buffers[p.buffer], "argument " + std::to_string(i), p.name, false, sink);
     }
     for (size_t j = 0; j < c.outputs.size(); ++j) {
@@ -86,6 +92,17 @@ class CallTirCheck : public Check {
                  " but PrimFunc " + Quote(c.callee) + " takes " + std::to_string(sig.params.size()) +
                  " parameter" + (sig.params.size() == 1 ? "" : "s"));
     sink.AddRelatedInCallee(c.callee, c.function->name_range, "PrimFunc " + Quote(c.callee) + " declared here");
+  }
+
+  // A primitive value passed to a scalar parameter of another dtype (TVM: "Argument i type
+  // mismatch", from deriving the call's return type against the PrimFunc's signature).
+  static void ComparePrim(const CallTir& c, size_t i, const PrimSignature::Param& p, Sink& sink) {
+    const types::StructInfo& arg = c.inputs[i].info;
+    if (arg.kind != types::Kind::kPrim || arg.dtype.empty() || p.dtype.empty() || arg.dtype == p.dtype) return;
+    sink.Add(c.inputs[i].range, Severity::kError, "call-tir-mismatch",
+             "argument " + std::to_string(i) + " of R.call_tir is a primitive value of dtype " + arg.dtype +
+                 " but PrimFunc " + Quote(c.callee) + " parameter " + Quote(p.name) + " is T." + p.dtype);
+    sink.AddRelatedInCallee(c.callee, p.name_range, Quote(p.name) + " declared as T." + p.dtype);
   }
 
   // Compares one argument with the buffer of its parameter; reports the first difference.

@@ -363,10 +363,11 @@ struct ScopeProblem {
   std::string declare_indent;
 };
 
-/// What TVM's Relax parser and IR builder reject about a function's statements, decorator and
-/// attributes (python/tvm/script/parser/relax/parser.py, src/script/ir_builder/relax/ir.cc and
-/// utils.h in v0.23; python/tvm/relax/script/parser/parser.py, src/relax/script/builder/ in the
-/// current era): the lowering finds it, check/parser_rules.cc words it.
+/// What TVM's Relax and TIR parsers and IR builders reject about a function's statements,
+/// decorator and attributes (python/tvm/script/parser/{relax,tir}/parser.py,
+/// src/script/ir_builder/{relax,tir}/ir.cc and utils.h in v0.23; python/tvm/{relax,tirx}/script/
+/// parser/parser.py and the builders beside them in the current era): the lowering finds it,
+/// check/parser_rules.cc words it.
 struct ParserRule {
   enum class Kind {
     kMultipleReturn,              // `range`: the later `return`; `related`: the first
@@ -378,12 +379,16 @@ struct ParserRule {
     kDuplicateFuncAttr,           // `range`: the later key; `related`: the earlier; `detail`: key
     kInlinePrimFunc,              // `range`: the nested PrimFunc's name
     kMissingParameterAnnotation,  // `range`: the parameter; `detail`: its name
+    kChainedAssignment,           // `range`: the second target of `a = b = value`; `related`:
+                                  // the first; `edits`: the fix that splits it (empty: none)
+    kInvalidAnnotation,           // `range`: the R.Tensor argument at fault; `detail`: why
   };
   Kind kind = Kind::kMultipleReturn;
   TextRange range;
   TextRange related;
   std::string detail;
   uint32_t insert_at = 0;
+  std::vector<TextEdit> edits;
 };
 
 // ------------------------------------------------------------------------------------- checks

@@ -34,6 +34,8 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
       {"duplicate-func-attr", "one key twice in a function's R.func_attr"},
       {"inline-prim-func", "a T.prim_func defined inside a Relax function"},
       {"missing-parameter-annotation", "a Relax function parameter without a type annotation"},
+      {"chained-assignment", "an assignment with more than one target (a = b = value)"},
+      {"invalid-annotation", "an R.Tensor annotation TVM's parser rejects (unknown keyword, bad ndim, ndim beside a shape)"},
       {"buffer-index-arity", "a buffer access with the wrong number of indices"},
       {"buffer-index-out-of-bounds", "a buffer index that provably leaves the buffer for some iteration"},
       {"block-iter-domain-mismatch", "a block iterator whose binding reaches outside its domain"},

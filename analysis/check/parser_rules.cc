@@ -1,19 +1,23 @@
-// Parser rules: what TVM's Relax parser and IR builder reject about a function's statements,
-// decorator and attributes, beyond names and blocks (check/well_formed.cc): multiple-return,
-// statement-after-output, unbound-value, private-global-symbol, duplicate-func-attr,
-// inline-prim-func, missing-parameter-annotation.
+// Parser rules: what TVM's Relax and TIR parsers and IR builders reject about a function's
+// statements, decorator and attributes, beyond names and blocks (check/well_formed.cc):
+// multiple-return, statement-after-output, unbound-value, private-global-symbol (Relax and TIR),
+// duplicate-func-attr (Relax and TIR), inline-prim-func, missing-parameter-annotation,
+// chained-assignment (Relax and TIR), invalid-annotation (what R.Tensor(...) rejects).
 //
 // Invariants:
-//  - All errors: TVM raises each one while parsing (v0.23: parser/relax/parser.py,
-//    ir_builder/relax/ir.cc and utils.h; current: relax/script/parser/parser.py,
-//    relax/script/builder/ir.cc and utils.h, with the same messages), quoted in the message.
+//  - All errors: TVM raises each one while parsing (v0.23: parser/{relax,tir}/parser.py,
+//    ir_builder/{relax,tir}/ir.cc and utils.h; current: {relax,tirx}/script/parser/parser.py,
+//    {relax,tirx}/script/builder/ir.cc and utils.h, with the same messages), quoted in the
+//    message.
 //  - The lowering decides (model/lower_relax*.cc): a `return` inside an `if` branch is not
 //    counted; after R.output only statements that emit a binding count (an assignment or a call
 //    of an R. or module function); a value is non-void only when its struct info is known to be
 //    a tensor, shape, prim value or non-empty tuple.
 //  - Ranges: the later `return` keyword; the statement after R.output; the call whose value is
 //    dropped; the "global_symbol" key; the later duplicate key; the nested PrimFunc's name; the
-//    parameter. Fix: unbound-value binds the value to `_` (preferred), as TVM's printer does.
+//    parameter; the second target of a chained assignment; the R.Tensor argument at fault. Fixes: unbound-value binds the value
+//    to `_` (preferred), as TVM's printer does; chained-assignment splits `a = b = value` into
+//    `b = value` and `a = b` on the next line (preferred; only for two plain names).
 #include "check/check.h"
 
 namespace tvmls::analysis::check {
@@ -59,7 +63,7 @@ class ParserRulesCheck : public Check {
         return;
       case K::kDuplicateFuncAttr:
         sink.Add(r.range, Severity::kError, "duplicate-func-attr",
-                 "duplicate R.func_attr annotation for key \"" + r.detail + "\"")
+                 "duplicate func_attr annotation for key \"" + r.detail + "\"")
             .related.push_back({r.related, "first given here"});
         return;
       case K::kInlinePrimFunc:
@@ -71,6 +75,23 @@ class ParserRulesCheck : public Check {
         sink.Add(r.range, Severity::kError, "missing-parameter-annotation",
                  "type annotation is required for function parameters: `" + r.detail + "` has none");
         return;
+      case K::kInvalidAnnotation:
+        sink.Add(r.range, Severity::kError, "invalid-annotation", r.detail);
+        return;
+      case K::kChainedAssignment: {
+        Diagnostic& d = sink.Add(r.range, Severity::kError, "chained-assignment",
+                                 "consequential assignments like 'a = b = c' are not supported in TVMScript; "
+                                 "bind the value once, then assign the name");
+        d.related.push_back({r.related, "the first target"});
+        if (!r.edits.empty()) {
+          Fix f;
+          f.title = "Bind the value once, then write `" + r.detail + "`";
+          f.preferred = true;
+          f.edits = r.edits;
+          d.fixes.push_back(std::move(f));
+        }
+        return;
+      }
     }
   }
 };

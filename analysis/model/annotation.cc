@@ -168,6 +168,37 @@ std::optional<std::vector<arith::Expr>> LowerDims(TSNode node, AnnotationContext
   return std::nullopt;
 }
 
+// What TVM's R.Tensor(shape, dtype, vdevice, ndim) rejects (v0.23 parser/relax/entry.py and
+// relax.TensorStructInfo's constructor; current: relax/script/parser/entry.py and TensorType's).
+static void TensorProblems(const CallArgs& args, TSNode shape, TSNode ndim, AnnotationContext& ctx) {
+  for (size_t i = 0; i < args.keywords.size() && i < args.keyword_nodes.size(); ++i) {
+    const std::string& k = args.keywords[i].first;
+    if (k == "shape" || k == "dtype" || k == "ndim" || k == "vdevice") continue;
+    TSNode name = Field(args.keyword_nodes[i], "name");
+    ctx.on_problem(RangeOf(ts_node_is_null(name) ? args.keyword_nodes[i] : name),
+                   "R.Tensor() got an unexpected keyword argument '" + k + "'");
+  }
+  TSNode s = Unparen(shape);
+  if (!ts_node_is_null(s) && (Is(s, "integer") || Is(s, "float"))) {
+    ctx.on_problem(RangeOf(s), "the shape of R.Tensor must be a list or tuple of dims (or a shape variable), "
+                               "but got the number " + std::string(TextOf(s, ctx.text)));
+  }
+  TSNode n = Unparen(ndim);
+  if (ts_node_is_null(n)) return;
+  if (Is(n, "string") || Is(n, "float")) {
+    ctx.on_problem(RangeOf(n), "ndim of R.Tensor must be an integer, but got " + std::string(TextOf(n, ctx.text)));
+    return;
+  }
+  auto v = IntValue(n, ctx.text);
+  if (!v) return;
+  if (*v < -1) {
+    ctx.on_problem(RangeOf(n), "ndim of R.Tensor must be >= -1, but got " + std::to_string(*v));
+  } else if (*v != -1 && !ts_node_is_null(s) && !Is(s, "none") && (Is(s, "tuple") || Is(s, "list"))) {
+    ctx.on_problem(RangeOf(n), "R.Tensor cannot both specify shape and ndim (TVM: \"Cannot both specify shape and "
+                               "ndim\"); the shape already gives the rank");
+  }
+}
+
 types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
   std::string_view text = ctx.text;
   node = Unparen(node);
@@ -211,14 +242,21 @@ types::StructInfo LowerAnnotation(TSNode node, AnnotationContext& ctx) {
         next = 1;
       }
     }
+    // TVM's order: R.Tensor(shape, dtype, vdevice, ndim).
+    TSNode vdevice = TSNode{};
     if (next < args.positional.size()) dtype = args.positional[next++];
+    if (next < args.positional.size()) vdevice = args.positional[next++];
     if (next < args.positional.size()) ndim = args.positional[next++];
+    if (!ts_node_is_null(vdevice)) {
+      if (auto v = StringValue(vdevice, text)) info.vdevice = *v;
+    }
     if (TSNode k = Keyword(args, "shape"); !ts_node_is_null(k)) shape = k;
     if (TSNode k = Keyword(args, "dtype"); !ts_node_is_null(k)) dtype = k;
     if (TSNode k = Keyword(args, "ndim"); !ts_node_is_null(k)) ndim = k;
     if (TSNode k = Keyword(args, "vdevice"); !ts_node_is_null(k)) {
       if (auto v = StringValue(k, text)) info.vdevice = *v;
     }
+    if (ctx.on_problem) TensorProblems(args, shape, ndim, ctx);
     if (!ts_node_is_null(dtype) && !Is(Unparen(dtype), "none")) {
       if (auto d = DTypeOf(dtype, text, *ctx.aliases)) {
         info.dtype = *d;

@@ -27,6 +27,10 @@ struct AnnotationContext {
   /// identifier, or the string literal holding it) and whether the dim is exactly that variable
   /// (`n`, `"n"`: such a dim in a parameter annotation defines it; `n + 1` only uses it).
   std::function<void(const std::string& name, TextRange where, bool bare)> on_var;
+  /// Called for what TVM's `R.Tensor(...)` rejects while building the struct info (an unknown
+  /// keyword, a non-integer or negative `ndim`, `ndim` beside a shape, a number as the shape),
+  /// with the range of the argument at fault (absolute) and the reason.
+  std::function<void(TextRange where, const std::string& why)> on_problem;
   /// Nesting inside a dim expression (0 at a dim's top); maintained by LowerDim.
   int depth = 0;
 };

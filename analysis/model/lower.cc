@@ -52,6 +52,34 @@ void CompactModel(FunctionModel* fn) {
   fn->cross_refs.shrink_to_fit();
 }
 
+check::ParserRule ChainedAssignmentRule(TSNode assign, std::string_view text, uint32_t base) {
+  auto rel = [&](uint32_t b, uint32_t e) { return TextRange{b - base, e - base}; };
+  TSNode left = Field(assign, "left");
+  TSNode inner = Field(assign, "right");
+  TSNode second = Field(inner, "left");
+  check::ParserRule r;
+  r.kind = check::ParserRule::Kind::kChainedAssignment;
+  r.range = rel(ts_node_start_byte(second), ts_node_end_byte(second));
+  r.related = rel(ts_node_start_byte(left), ts_node_end_byte(left));
+  TSNode value = Field(inner, "right");
+  if (Is(left, "identifier") && Is(second, "identifier") && !ts_node_is_null(value) && !Is(value, "assignment") &&
+      ts_node_is_null(Field(assign, "annotation")) && ts_node_is_null(Field(inner, "annotation"))) {
+    uint32_t start = ts_node_start_byte(assign);
+    uint32_t line_start = start;
+    while (line_start > 0 && text[line_start - 1] != '\n') --line_start;
+    std::string indent(text.substr(line_start, start - line_start));
+    bool blank = indent.find_first_not_of(" \t") == std::string::npos;
+    if (blank) {
+      std::string a(TextOf(left, text)), b(TextOf(second, text));
+      r.detail = a + " = " + b;
+      r.edits.push_back({rel(start, ts_node_start_byte(second)), ""});
+      uint32_t end = ts_node_end_byte(assign);
+      r.edits.push_back({rel(end, end), "\n" + indent + r.detail});
+    }
+  }
+  return r;
+}
+
 void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn) {
   fn->cross_refs.clear();
   fn->returns.clear();

@@ -8,6 +8,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "check/check.h"
 #include "model/lower.h"
 #include "model/syntax_util.h"
 
@@ -31,6 +32,12 @@ void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,
 /// `T.axis.foo`, not what follows a non-namespace row), check::OpCall for a call whose positional
 /// count or required parameters do not fit its row. Appends to `fn`'s hovers and diagnostics.
 void LowerTirNames(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
+
+/// `a = b = value` (an assignment whose right side is an assignment; TVM's Relax and TIR parsers
+/// reject it): the chained-assignment rule at the second target, ranges relative to `base`. With
+/// exactly two plain-name targets and no annotation, its fix: `b = value` and, on the next line
+/// at the statement's indentation, `a = b`.
+check::ParserRule ChainedAssignmentRule(TSNode assign, std::string_view text, uint32_t base);
 
 }  // namespace tvmls::analysis
 

@@ -3,6 +3,7 @@
 // buffer-index-out-of-bounds.
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "arith/iter_range.h"
 
@@ -49,6 +50,7 @@ class PrimLowering {
       : text_(text), aliases_(aliases), fn_(fn), base_(ts_node_start_byte(def)) {
     ctx_.text = text;
     ctx_.aliases = &aliases;
+    def_ = def;
     func_ = Is(def, "decorated_definition") ? Field(def, "definition") : def;
   }
 
@@ -127,7 +129,72 @@ class PrimLowering {
     fn_->signature_hash = HashString(canon);
   }
 
+  // What TVM's TIR parser and IR builder reject (check/parser_rules.cc): `T.func_attr` with a
+  // key given twice or with "global_symbol" in a `@T.prim_func(private=True)`, and `a = b = c`.
+  void ParserRules() {
+    TSNode body = Field(func_, "body");
+    std::map<std::string, TextRange> keys;
+    for (TSNode stmt : NamedChildren(body)) {
+      if (!Is(stmt, "expression_statement")) continue;
+      std::vector<TSNode> kids = NamedChildren(stmt);
+      if (kids.size() != 1 || TirCall(kids[0]) != "func_attr") continue;
+      CallArgs args = ArgsOf(kids[0], text_);
+      if (args.positional.empty()) continue;
+      TSNode dict = Unparen(args.positional[0]);
+      if (!Is(dict, "dictionary")) continue;
+      for (TSNode pair : NamedChildren(dict)) {
+        if (!Is(pair, "pair")) continue;
+        TSNode key_node = Field(pair, "key");
+        auto key = StringValue(key_node, text_);
+        if (!key) continue;
+        check::ParserRule r;
+        r.range = Rel(key_node);
+        auto [earlier, fresh] = keys.emplace(*key, r.range);
+        if (!fresh) {
+          r.kind = check::ParserRule::Kind::kDuplicateFuncAttr;
+          r.related = earlier->second;
+          r.detail = *key;
+        } else if (*key == "global_symbol") {
+          TSNode private_true = PrivateKeyword();
+          if (ts_node_is_null(private_true)) continue;
+          r.kind = check::ParserRule::Kind::kPrivateGlobalSymbol;
+          r.related = Rel(private_true);
+        } else {
+          continue;
+        }
+        checks().Report(&check::Check::OnParserRule, r);
+      }
+    }
+    ForEachNode(body, [&](TSNode n) {
+      if (Is(n, "assignment") && Is(Field(n, "right"), "assignment")) {
+        checks().Report(&check::Check::OnParserRule, ChainedAssignmentRule(n, text_, base_));
+        return false;
+      }
+      return !Is(n, "function_definition") && !Is(n, "decorated_definition");
+    });
+  }
+
+  // `private=True` in the function's `@T.prim_func(...)` decorator (null when absent).
+  TSNode PrivateKeyword() const {
+    if (!Is(def_, "decorated_definition")) return TSNode{};
+    for (TSNode d : NamedChildren(def_)) {
+      if (!Is(d, "decorator")) continue;
+      TSNode v = Field(d, "value");
+      if (!Is(v, "call")) continue;
+      auto path = DottedPath(Field(v, "function"), text_);
+      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) || (*path)[1] != "prim_func") continue;
+      CallArgs args = ArgsOf(v, text_);
+      for (size_t i = 0; i < args.keywords.size() && i < args.keyword_nodes.size(); ++i) {
+        if (args.keywords[i].first == "private" && Is(Unparen(args.keywords[i].second), "true")) {
+          return args.keyword_nodes[i];
+        }
+      }
+    }
+    return TSNode{};
+  }
+
   void Body() {
+    ParserRules();
     // Parameter buffers are symbols, and so are the other parameters (a handle bound by
     // match_buffer is both: the handle and the buffer named by the assignment).
     for (const PrimSignature::Param& p : fn_->prim.params) {
@@ -1137,6 +1204,7 @@ class PrimLowering {
   const Aliases& aliases_;
   FunctionModel* fn_;
   uint32_t base_;
+  TSNode def_;
   TSNode func_;
   AnnotationContext ctx_;
   std::map<std::string, int> buffers_;  // buffer name -> symbol

@@ -35,6 +35,7 @@ auto RelaxLowering::Signature() -> void {
 }
 
 auto RelaxLowering::Body() -> void {
+  in_body_ = true;
   fn_->diagnostics.clear();
   fn_->symbols.clear();
   fn_->hovers.clear();
@@ -124,6 +125,13 @@ auto RelaxLowering::AnnCtx(bool allow_strings) -> AnnotationContext {
   a.text = text_;
   a.aliases = &aliases_;
   a.allow_string_dims = allow_strings;
+  if (in_body_) {
+    a.on_problem = [this](TextRange where, const std::string& why) {
+      if (annotation_problems_.insert(where.begin).second) {
+        ReportRule(check::ParserRule::Kind::kInvalidAnnotation, Rel(where), {}, why);
+      }
+    };
+  }
   return a;
 }
 

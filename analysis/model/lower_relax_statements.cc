@@ -301,7 +301,18 @@ auto RelaxLowering::Assignment(TSNode assign) -> void {
   TSNode right = Field(assign, "right");
   TSNode ann = Field(assign, "annotation");
   if (ts_node_is_null(right)) return;
-  if (Is(right, "assignment")) return;  // a = b = c: rejected by TVM's parser; not modelled
+  if (Is(right, "assignment")) {
+    // a = b = c: rejected by TVM's parser. The inner assignment is lowered, and the outer name
+    // bound to an unknown value, so that its uses are not reported as undefined too.
+    checks().Report(&check::Check::OnParserRule, ChainedAssignmentRule(assign, text_, base_));
+    size_t removable = removable_.size();
+    Assignment(right);
+    removable_.resize(removable);  // the outer name reads the inner one: it is not unused
+    if (Is(left, "identifier")) {
+      Define(left, StructInfo::Unknown(), Symbol::Kind::kRelaxVar, false, false, -1, /*insertable=*/false);
+    }
+    return;
+  }
   TSNode rhs = Unparen(right);
   // n = T.int64()
   if (Is(left, "identifier") && Is(rhs, "call")) {

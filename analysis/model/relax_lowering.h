@@ -88,6 +88,8 @@ class RelaxLowering {
     std::string var;
     int storage = -1;
   };
+  bool in_body_ = false;             // annotation problems are reported by the body's lowering only
+  std::set<uint32_t> annotation_problems_;  // where they were reported (an annotation may be read twice)
   std::vector<int> removable_;  // symbols bound to provably pure values (unused-binding)
   std::map<int, int> joined_with_;  // else-branch symbol -> then-branch symbol of a joined name
   struct Escaped {

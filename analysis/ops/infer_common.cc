@@ -274,6 +274,9 @@ std::optional<std::string> BinaryVDevice(Call& call, int param, const std::strin
                                          const std::string& rhs) {
   if (lhs.empty()) return rhs;
   if (rhs.empty()) return lhs;
+  // "vdevice:3" names an entry of the module's vdevice list by position; which device that is
+  // (maybe the very one "cuda:1" names) is not known here.
+  if (lhs.rfind("vdevice:", 0) == 0 || rhs.rfind("vdevice:", 0) == 0) return std::string();
   if (NormalizeVDevice(lhs) != NormalizeVDevice(rhs)) {
     call.Error(param,
                "operands are on different virtual devices (\"" + lhs + "\" and \"" + rhs + "\")");
