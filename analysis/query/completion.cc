@@ -371,7 +371,7 @@ std::optional<Callable> NameCallable(const ScriptName& n, const std::string& cal
   if (n.params == nullptr) return std::nullopt;
   Callable c;
   LabelWriter w(&c, callee);
-  for (const vocab::ParamText& p : vocab::ParseParams(n.params)) {
+  for (const vocab::ParamText& p : vocab::ParamsOf(n)) {
     Slot s;
     s.name = p.name;
     s.required = !p.has_default;
