@@ -46,7 +46,7 @@ std::string SignatureText(const std::string& alias, const ScriptName& n) {
 std::vector<std::string> ArityProblems(const ScriptName& n, size_t positional,
                                        const std::vector<std::string>& keywords, size_t* surplus_at) {
   std::vector<std::string> out;
-  std::vector<vocab::ParamText> params = vocab::ParseParams(n.params);
+  const std::vector<vocab::ParamText>& params = vocab::ParamsOf(n);
   size_t capacity = 0;
   bool var_positional = false;
   for (const vocab::ParamText& p : params) {
@@ -162,7 +162,7 @@ class TirNameScan {
     // TVM's `_dtype_forward` wrappers (T.call_extern, T.reinterpret, ...) pass a `dtype=` keyword
     // on as the first positional argument; for any signature that starts with `dtype` it binds
     // the same parameter either way.
-    std::vector<vocab::ParamText> params = vocab::ParseParams(row.params);
+    const std::vector<vocab::ParamText>& params = vocab::ParamsOf(row);
     const bool dtype_first = !params.empty() && params[0].name == "dtype" && !params[0].keyword_only;
     std::vector<std::string> keywords;
     size_t positional = args.positional.size();

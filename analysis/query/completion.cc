@@ -374,7 +374,7 @@ std::optional<Callable> NameCallable(const ScriptName& n, const std::string& cal
   if (n.params == nullptr) return std::nullopt;
   Callable c;
   LabelWriter w(&c, callee);
-  for (const vocab::ParamText& p : vocab::ParseParams(n.params)) {
+  for (const vocab::ParamText& p : vocab::ParamsOf(n)) {
     Slot s;
     s.name = p.name;
     s.required = !p.has_default;
@@ -640,9 +640,9 @@ CompletionItem ItemOf(const ScriptName& n, const std::string& label, const std::
   item.deprecated = n.deprecated;
   item.era = n.era;
   if (std::optional<Callable> c = NameCallable(n, callee)) {
-    item.detail = c->label;
+    item.detail = std::move(c->label);
     item.call = true;
-    item.snippet_params = c->snippet;
+    item.snippet_params = std::move(c->snippet);
   }
   return item;
 }
@@ -653,7 +653,9 @@ std::vector<CompletionItem> BuildNamespaceItems(Dialect dialect, const Chain& ch
   const std::string ns = Join(chain.parts, 1);
   const std::string prefix = ns.empty() ? "" : ns + ".";
   const std::string callee_prefix = chain.parts[0] + ".";  // the alias as typed
-  std::set<std::string> seen;  // labels already offered (a namespace, or a name in one era)
+  // Labels already offered (a namespace, or a name in one era): views into the static tables.
+  std::set<std::string_view> seen;
+  items.reserve(256);  // `R.` offers some hundreds
   bool known = ns.empty();
   for (const ScriptName& n : vocab::AllScriptNames()) {
     if (n.dialect != dialect || !vocab::InEra(n.era, era.classic, era.current)) continue;
@@ -662,12 +664,12 @@ std::vector<CompletionItem> BuildNamespaceItems(Dialect dialect, const Chain& ch
     if (!StartsWith(path, prefix)) continue;
     std::string_view rest = path.substr(prefix.size());
     size_t dot = rest.find('.');
-    std::string label(rest.substr(0, dot));
+    std::string_view label = rest.substr(0, dot);
     if (dot != std::string_view::npos || seen.count(label)) continue;
     // Of two rows for one path, the one the file's era prefers.
     if (vocab::FindScriptName(dialect, path, era.classic, era.current) != &n) continue;
     seen.insert(label);
-    items.push_back(ItemOf(n, label, callee_prefix + std::string(path)));
+    items.push_back(ItemOf(n, std::string(label), callee_prefix + std::string(path)));
   }
   if (dialect == Dialect::kRelax) {
     for (const ops::OpInfo& op : ops::AllOps()) {
@@ -691,22 +693,22 @@ std::vector<CompletionItem> BuildNamespaceItems(Dialect dialect, const Chain& ch
         known = true;
         std::string_view rest = path.substr(prefix.size());
         size_t dot = rest.find('.');
-        std::string label(rest.substr(0, dot));
+        std::string_view label = rest.substr(0, dot);
         if (seen.count(label)) continue;
         seen.insert(label);
         CompletionItem item;
-        item.label = label;
+        item.label = std::string(label);
         item.era = sp.era;
         if (dot != std::string_view::npos) {
           item.kind = Kind::kNamespace;  // a sub-namespace the table does not describe
-          item.doc = "Relax operators under " + callee_prefix + prefix + label + ".";
+          item.doc = "Relax operators under " + callee_prefix + prefix + item.label + ".";
         } else {
           Callable c = OpCallable(op, callee_prefix + std::string(path), sp.current);
           item.kind = Kind::kOperator;
-          item.detail = c.label;
-          item.doc = c.doc;
+          item.detail = std::move(c.label);
+          item.doc = std::move(c.doc);
           item.call = true;
-          item.snippet_params = c.snippet;
+          item.snippet_params = std::move(c.snippet);
         }
         items.push_back(std::move(item));
       }

@@ -505,6 +505,16 @@ std::vector<ParamText> ParseParams(const char* params) {
   return out;
 }
 
+const std::vector<ParamText>& ParamsOf(const ScriptName& n) {
+  static const std::vector<std::vector<ParamText>> parsed = [] {
+    std::vector<std::vector<ParamText>> out;
+    for (const ScriptName& row : AllScriptNames()) out.push_back(ParseParams(row.params));
+    return out;
+  }();
+  const std::vector<ScriptName>& rows = AllScriptNames();
+  return parsed[static_cast<size_t>(&n - rows.data())];
+}
+
 bool IsRelaxNonOperator(std::string_view path) {
   const PathIndex& index = IndexOf(Dialect::kRelax);
   // The shortest prefix of `path` ("dist", then "dist.call_tir") that names a row decides.

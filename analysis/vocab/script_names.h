@@ -88,6 +88,10 @@ struct ParamText {
 /// list.
 std::vector<ParamText> ParseParams(const char* params);
 
+/// ParseParams(n.params) of a row of AllScriptNames(), parsed once per row on first use (the
+/// table is immutable, so is this). Completion and the TIR call checks ask it for every call.
+const std::vector<ParamText>& ParamsOf(const ScriptName& n);
+
 /// Whether the lowering takes a call `R.<path>(...)` (path after the Relax alias: "Tensor",
 /// "emit_with_sinfo", "dist.call_tir", "nn.conv2d") as something other than an operator, so that
 /// it neither looks the path up in the op registry nor reports it unknown. The shortest prefix

@@ -103,6 +103,14 @@ TEST(ParseMessage, InvalidJsonIsParseErrorWithNullId) {
   ExpectRejected("\"\xff\"", kParse, nullptr);  // Invalid UTF-8.
 }
 
+TEST(ParseMessage, NumberOutOfRangeIsParseErrorWithNullId) {
+  // nlohmann throws out_of_range, not parse_error, for a number beyond the double range; it once
+  // ended the server (fuzz_lsp).
+  ExpectRejected(R"({"jsonrpc":"2.0","id":1,"method":"m","params":1e999})", kParse, nullptr);
+  ExpectRejected(R"({"jsonrpc":"2.0","id":1e999,"method":"m"})", kParse, nullptr);
+  ExpectRejected("-1e400", kParse, nullptr);
+}
+
 TEST(ParseMessage, NotAnObject) {
   ExpectRejected("42", kInvalid, nullptr);
   ExpectRejected(R"("text")", kInvalid, nullptr);
