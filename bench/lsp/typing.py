@@ -20,8 +20,11 @@ which this script matches to the edit of version V. Workloads (all seeded, --see
   ident    `x` typed after the first identifier of --sites indented lines and removed again
            (lspbench's edit).
 
-Every edit is sent once the previous one's diagnostics arrived and timed until the
-publishDiagnostics of its version arrives (edit -> diagnostics). Output: p50/p95/max per
+Every edit is sent once the previous one's diagnostics arrived and timed until they arrive: the
+client pulls (textDocument/diagnostic right after the didChange, with the last resultId; the
+server answers once that version is analysed, `unchanged` when the diagnostics are the same),
+because the server pushes only diagnostics that changed and an edit that changes none would
+never be answered by a push (edit -> diagnostics). Output: p50/p95/max per
 workload, the --top slowest edits with their position, what was typed, the reparse time and what
 was re-analysed; --json-out writes every sample.
 
@@ -177,24 +180,32 @@ class Session:
         self.samples = []
         s = self.server
         rid = s.request("initialize", {"processId": os.getpid(), "rootUri": "file://" + root,
-                                       "capabilities": {},
+                                       "capabilities": {"textDocument": {"diagnostic": {}}},
                                        "initializationOptions": {"debounceMs": 0}})
         s.wait(lambda m: m.get("id") == rid, 30)
         s.notify("initialized", {})
+        self.result_id = None
+        self.items = []
         t0 = time.perf_counter()
         s.notify("textDocument/didOpen", {"textDocument": {
             "uri": self.uri, "languageId": "python", "version": 1, "text": text}})
-        t, size, msg = s.wait(self._diags_of(1), args.timeout)
+        t, size = self.pull()
         self.open_ms = (t - t0) * 1000
-        self.open_diags = len(msg["params"]["diagnostics"])
+        self.open_diags = len(self.items)
 
-    def _diags_of(self, version):
-        def pred(m):
-            if m.get("method") != "textDocument/publishDiagnostics":
-                return False
-            p = m["params"]
-            return p.get("uri") == self.uri and p.get("version", version) >= version
-        return pred
+    def pull(self):
+        """Pulls the diagnostics of the current version (LSP 3.17; the server pushes nothing to
+        a client that pulls, and answers once the current version is analysed): (time, size)."""
+        params = {"textDocument": {"uri": self.uri}}
+        if self.result_id is not None:
+            params["previousResultId"] = self.result_id
+        rid = self.server.request("textDocument/diagnostic", params)
+        t, size, msg = self.server.wait(lambda m: m.get("id") == rid, self.args.timeout)
+        result = msg.get("result") or {}
+        self.result_id = result.get("resultId", self.result_id)
+        if result.get("kind") == "full":
+            self.items = result.get("items", [])
+        return t, size
 
     def edit(self, workload, line, col, end_line, end_col, text):
         """Replaces [line:col, end_line:end_col) (code units of ASCII text) by `text`; returns
@@ -214,14 +225,14 @@ class Session:
         self.server.notify("textDocument/didChange", {
             "textDocument": {"uri": self.uri, "version": v},
             "contentChanges": [{"range": rng, "text": text}]})
-        t, size, msg = self.server.wait(self._diags_of(v), self.args.timeout)
+        t, size = self.pull()
         ms = (t - t0) * 1000
         doc.apply(line, col, end_line, end_col, text)
         log = self.server.log_of(v) or {}
         self.samples.append({
             "workload": workload, "line": line + 1, "col": col + 1, "text": text,
             "removed": removed, "ms": ms, "bytes": size,
-            "diagnostics": len(msg["params"]["diagnostics"]),
+            "diagnostics": len(self.items),
             "analysis_ms": float(log.get("ms", "nan")), "reparse_ms": float(log.get("reparse", "nan")),
             "functions_relowered": int(log.get("fns", -1)), "functions": int(log.get("fns_all", -1)),
             "statements_scanned": int(log.get("stmts", -1)),

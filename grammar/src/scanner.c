@@ -382,6 +382,59 @@ static bool continues_clause(TSLexer *lexer) {
          word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
 }
 
+// After the first word of a line: the rest of an assignment's target and its `=` or annotation
+// (`lv51: R.Tuple(`, `gv = R.call_tir(`, `self.x += 1`): a dotted name, then spaces, then `=`
+// (not `==`), an augmented `op=`, or `: ` (a colon and a space, not `:=`). Inside brackets, a line
+// at the statement's own indentation that starts so is the next statement typed below one whose
+// bracket is still open (`y: R.Tensor(` then Enter); the only code with such a line inside
+// brackets is a keyword argument or dict entry spelled with spaces (`x = 1`, `a: 1`) and not
+// indented past the statement, which formatters never write. Advances the lexer.
+static bool starts_binding(TSLexer *lexer) {
+  enum { kMaxWordBytes = 256 };
+  for (size_t bytes = 0;; bytes++) {
+    int32_t c = lexer->lookahead;
+    bool word_char = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+    if (word_char && bytes < kMaxWordBytes && !at_eof(lexer)) {
+      advance(lexer);
+      continue;
+    }
+    if (c != '.' || at_eof(lexer)) break;
+    advance(lexer);
+    c = lexer->lookahead;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return false;
+  }
+  bool spaced = false;
+  while (!at_eof(lexer) && (lexer->lookahead == ' ' || lexer->lookahead == '\t')) {
+    spaced = true;
+    advance(lexer);
+  }
+  if (at_eof(lexer)) return false;
+  int32_t c = lexer->lookahead;
+  if (c == ':') {
+    advance(lexer);
+    return !at_eof(lexer) && (lexer->lookahead == ' ' || lexer->lookahead == '\t');
+  }
+  if (c == '=') {
+    advance(lexer);
+    // `x = 1` is a binding; `x=1` (a keyword argument's spelling) and `x == 1` are not.
+    return spaced && !at_eof(lexer) && lexer->lookahead != '=';
+  }
+  if (strchr("+-*/%&|^@", c) != NULL && spaced) {
+    advance(lexer);
+    if (!at_eof(lexer) && (lexer->lookahead == '*' || lexer->lookahead == '/') && lexer->lookahead == c) {
+      advance(lexer);  // `**=`, `//=`
+    }
+    return !at_eof(lexer) && lexer->lookahead == '=';
+  }
+  if ((c == '<' || c == '>') && spaced) {
+    advance(lexer);
+    if (at_eof(lexer) || lexer->lookahead != c) return false;
+    advance(lexer);
+    return !at_eof(lexer) && lexer->lookahead == '=';
+  }
+  return false;
+}
+
 // The next line starts with a keyword that only begins a statement, never continues an
 // expression. Advances the lexer.
 static bool starts_statement(TSLexer *lexer) {
@@ -396,13 +449,15 @@ static bool starts_statement(TSLexer *lexer) {
   }
   char word[16];
   size_t length = peek_word(lexer, word, sizeof(word));
-  if (length == 0 || length == sizeof(word)) return false;
-  // A keyword only when a space, `:` or the line end follows (`return_value` is a name).
+  if (length == 0) return false;
   int32_t c = lexer->lookahead;
-  if (!(c == ' ' || c == '\t' || c == ':' || c == '\n' || c == '\r' || c == '(' || at_eof(lexer))) {
-    return false;
+  // A keyword only when a space, `:` or the line end follows (`return_value` is a name).
+  if (length < sizeof(word) &&
+      (c == ' ' || c == '\t' || c == ':' || c == '\n' || c == '\r' || c == '(' || at_eof(lexer)) &&
+      word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]))) {
+    return true;
   }
-  return word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
+  return starts_binding(lexer);
 }
 
 // Produces layout tokens (NEWLINE, INDENT, DEDENT) at a line break or at end of input, and
