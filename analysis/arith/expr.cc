@@ -193,6 +193,24 @@ Expr Expr::Opaque(std::string spelling) {
   return ExprBuilder::FromAtom(Atom{Atom::Kind::kOpaque, std::move(spelling), {}});
 }
 
+Expr Expr::OfAtom(const Atom& atom) {
+  switch (atom.kind) {
+    case Atom::Kind::kVar:
+      return Var(atom.name);
+    case Atom::Kind::kFloorDiv:
+      return FloorDiv(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kFloorMod:
+      return FloorMod(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kMin:
+      return Min(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kMax:
+      return Max(atom.operands[0], atom.operands[1]);
+    case Atom::Kind::kOpaque:
+      break;
+  }
+  return Opaque(atom.name);
+}
+
 Expr Expr::Overflow() { return Opaque(kOverflowSpelling); }
 
 bool Expr::IsOverflow() const {

@@ -62,6 +62,9 @@ class Expr {
   static Expr Var(std::string name);
   /// A value tvmls does not interpret, identified by its spelling.
   static Expr Opaque(std::string spelling);
+  /// The expression one atom of a term stands for (a variable, floordiv, floormod, min, max or
+  /// opaque value).
+  static Expr OfAtom(const Atom& atom);
   /// The result of an int64 overflow: unequal to everything but itself, unbounded. It is the opaque
   /// atom spelled `<overflow>`, and it poisons: any operation with an overflow operand (sums,
   /// products, floordiv, min, ..., even `o - o`) gives Overflow() again.

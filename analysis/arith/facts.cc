@@ -296,25 +296,6 @@ bool Dominates(const Facts& facts, const Expr& x, const Expr& f) {
   return false;
 }
 
-// The expression an atom stands for.
-Expr FromAtom(const Atom& atom) {
-  switch (atom.kind) {
-    case Atom::Kind::kVar:
-      return Expr::Var(atom.name);
-    case Atom::Kind::kFloorDiv:
-      return Expr::FloorDiv(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kFloorMod:
-      return Expr::FloorMod(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kMin:
-      return Expr::Min(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kMax:
-      return Expr::Max(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kOpaque:
-      return Expr::Opaque(atom.name);
-  }
-  return Expr::Opaque(atom.name);
-}
-
 // When every term of `e` has the variable factor v and v >= 0 is known, e == v * q: returns q.
 // (`m * 80 - m * n * 4` gives `80 - n * 4`.) Tries the variables in atom order; nullopt when
 // there is a constant term or no such variable.
@@ -335,7 +316,7 @@ std::optional<Expr> FactorNonNegativeVar(const Facts& facts, const Expr& e) {
       }
       Expr term(t.coef);
       for (auto a = t.atoms.begin(); a != t.atoms.end(); ++a) {
-        if (a != it) term = term * FromAtom(*a);
+        if (a != it) term = term * Expr::OfAtom(*a);
       }
       quotient = quotient + term;
     }

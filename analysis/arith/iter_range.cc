@@ -28,25 +28,6 @@ std::set<std::string> VarSet(const Expr& e, const IterSpace& space) {
   return {v.begin(), v.end()};
 }
 
-// The expression an atom stands for.
-Expr FromAtom(const Atom& atom) {
-  switch (atom.kind) {
-    case Atom::Kind::kVar:
-      return Expr::Var(atom.name);
-    case Atom::Kind::kFloorDiv:
-      return Expr::FloorDiv(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kFloorMod:
-      return Expr::FloorMod(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kMin:
-      return Expr::Min(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kMax:
-      return Expr::Max(atom.operands[0], atom.operands[1]);
-    case Atom::Kind::kOpaque:
-      break;
-  }
-  return Expr::Opaque(atom.name);
-}
-
 std::optional<int64_t> EvaluateAtom(const Atom& a, const std::map<std::string, int64_t>& values) {
   if (a.kind == Atom::Kind::kVar) {
     auto it = values.find(a.name);
@@ -160,7 +141,7 @@ std::optional<Extremes> ExactExtremes(const Expr& e, const IterSpace& space) {
   std::set<std::string> used;
   for (const auto& t : e.Terms()) {
     Expr term = t.coef;
-    for (const Atom& a : t.atoms) term = term * FromAtom(a);
+    for (const Atom& a : t.atoms) term = term * Expr::OfAtom(a);
     std::set<std::string> vars = VarSet(term, space);
     if (vars.empty()) {  // a symbolic constant
       lo = lo + term;
