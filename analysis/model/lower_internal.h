@@ -31,6 +31,9 @@ void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,
 /// (signature and doc), check::UnknownOp for a name without a row (the first unknown segment:
 /// `T.axis.foo`, not what follows a non-namespace row), check::OpCall for a call whose positional
 /// count or required parameters do not fit its row. Appends to `fn`'s hovers and diagnostics.
+/// `undefined-name` in the PrimFunc `def`: a name used anywhere in it that is bound nowhere in it
+/// and is not a name of the surrounding Python, an alias or a builtin (prim_undefined_names.cc).
+void CheckPrimUndefinedNames(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn);
 void LowerTirNames(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
 
 /// `a = b = value` (an assignment whose right side is an assignment; TVM's Relax and TIR parsers
