@@ -203,8 +203,7 @@ bool BlockRegionTracker::PointerArgument(TSNode n) const {
 }
 
 std::optional<std::string> BlockRegionTracker::RegionText(TSNode subscript, const std::vector<TSNode>& indices) const {
-  if (indices.empty()) return std::nullopt;
-  bool ok = true;
+  bool ok = true;  // no index (`c[()]`): the point is the whole 0-d buffer
   for (TSNode idx : indices) {
     ForEachNode(idx, [&](TSNode n) {
       if (!ok) return false;
@@ -242,8 +241,12 @@ void BlockRegionTracker::Access(TSNode sub) {
   }
   if (!info->second.rank_known || indices.size() != info->second.rank) return;
   bool read = true, write = false;
-  TSNode parent = ts_node_parent(sub);
-  if ((Is(parent, "assignment") || Is(parent, "augmented_assignment")) && ts_node_eq(Field(parent, "left"), sub)) {
+  TSNode target = sub, parent = ts_node_parent(sub);
+  if (Is(parent, "pattern_list") || Is(parent, "tuple_pattern") || Is(parent, "expression_list")) {
+    target = parent;  // `A[i], B[i] = ...`
+    parent = ts_node_parent(parent);
+  }
+  if ((Is(parent, "assignment") || Is(parent, "augmented_assignment")) && ts_node_eq(Field(parent, "left"), target)) {
     write = true;
     read = Is(parent, "augmented_assignment");
   }
