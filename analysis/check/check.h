@@ -162,6 +162,55 @@ struct BlockIter {
   std::optional<IndexReach> reach;     // of the binding, under the block's T.where
 };
 
+/// A block that writes out `T.reads(...)` or `T.writes(...)` (TVM takes a list as written and
+/// infers only a list the block leaves out), with the loads and stores that belong to those
+/// lists (model/block_regions.h says which: not the block's own buffers, not views, not T.where
+/// or bindings, not the regions themselves). Reported when the block ends.
+struct BlockRegions {
+  std::string block;      // the block's name ("" when not a string literal)
+  TextRange block_range;  // `T.block("name")` / `T.sblock("name")`
+  struct List {
+    bool given = false;     // written out
+    bool complete = false;  // every entry names a buffer tvmls knows (not a view): an absent buffer is absent
+    TextRange range;        // the `T.reads(...)` call
+    struct Entry {
+      std::string buffer;
+      TextRange range;  // `C[vi, 0:16]`
+      std::string text;
+    };
+    std::vector<Entry> entries;  // in order
+    /// Where an entry is appended, and the text that goes before it (", " or ""); nullopt
+    /// when the list's form does not allow a clean insertion (splat, comprehension).
+    std::optional<uint32_t> append_at;
+    std::string separator;
+  };
+  List reads, writes;
+  /// One dimension of an access compared with the region the list declares for its buffer:
+  /// what `index - region_end` (above) and `region_start - index` (below) reach over the
+  /// iterations that execute the access (check::IndexReach; absent when not known).
+  struct Dim {
+    size_t dim = 0;
+    TextRange index_range;  // the index (of an access) or the region entry (of a nested block)
+    std::string index_text;
+    std::optional<IndexReach> above;
+    std::optional<IndexReach> below;
+  };
+  struct Access {
+    std::string buffer;
+    bool write = false;
+    TextRange range;          // the subscript `C[vi, vj]`, or a nested block's region entry
+    std::string text;         // as written
+    std::string inner_block;  // a nested block's region entry: that block's name ("" for an access)
+    /// The entry to append when the access is missing: the subscript as written, when it is one
+    /// point whose indices use only this block's iterators and names bound outside the block.
+    std::optional<std::string> region_text;
+    bool named = false;  // the list names the buffer (or the access is exempt from naming it)
+    int entry = -1;      // the list's only entry for the buffer (bounds compared), else -1
+    std::vector<Dim> dims;  // the dimensions compared with the entry
+  };
+  std::vector<Access> accesses;
+};
+
 /// A loop variable used where TVM's well-formedness rejects it.
 struct LoopVarUse {
   enum class Kind {
@@ -403,6 +452,7 @@ class Check {
   virtual void OnAxisSeparators(const AxisSeparators&, Sink&) {}
   virtual void OnBlockIter(const BlockIter&, Sink&) {}
   virtual void OnLoopVarUse(const LoopVarUse&, Sink&) {}
+  virtual void OnBlockRegions(const BlockRegions&, Sink&) {}
   virtual void OnImpureCall(const ImpureCall&, Sink&) {}
   virtual void OnDataflowEnd(const DataflowEnd&, Sink&) {}
   virtual void OnKillOfConstant(const KillOfConstant&, Sink&) {}

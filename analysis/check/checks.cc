@@ -47,6 +47,7 @@ std::unique_ptr<Check> MakeUnusedBindingCheck();
 std::unique_ptr<Check> MakeBufferIndexCheck();
 std::unique_ptr<Check> MakeBlockIterCheck();
 std::unique_ptr<Check> MakeLoopScopeCheck();
+std::unique_ptr<Check> MakeBlockRegionsCheck();
 std::unique_ptr<Check> MakeAxisSeparatorsCheck();
 std::unique_ptr<Check> MakePurityCheck();
 std::unique_ptr<Check> MakeCallTirCheck();
@@ -63,6 +64,7 @@ std::vector<std::unique_ptr<Check>> MakeChecks() {
   checks.push_back(MakeBufferIndexCheck());
   checks.push_back(MakeBlockIterCheck());
   checks.push_back(MakeLoopScopeCheck());
+  checks.push_back(MakeBlockRegionsCheck());
   checks.push_back(MakeAxisSeparatorsCheck());
   checks.push_back(MakePurityCheck());
   checks.push_back(MakeCallTirCheck());

@@ -41,6 +41,8 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
       {"block-iter-domain-mismatch", "a block iterator whose binding reaches outside its domain"},
       {"loop-var-in-block", "a loop variable used inside a block with iterators that it is outside of"},
       {"loop-var-out-of-scope", "a loop variable used after its loop"},
+      {"block-access-undeclared", "a block load or store of a buffer its written-out T.reads / T.writes does not name"},
+      {"block-access-outside-region", "a block access that provably leaves the region its T.reads / T.writes declares"},
       {"pass-order", "a pass placed after a pass that broke what it needs"},
       {"unused-binding", "a pure Relax binding whose variable is never used", /*unnecessary=*/true},
       {"unused-suppression", "a # tvmls: ignore or disable comment that suppresses nothing",

@@ -9,6 +9,7 @@
 
 #include "check/check.h"
 #include "model/annotation.h"
+#include "model/block_regions.h"
 #include "model/lower.h"
 #include "model/lower_internal.h"
 #include "model/syntax_util.h"
@@ -390,6 +391,7 @@ class PrimLowering {
                b.dtype + "\"" + (b.scope != "global" ? ", scope=\"" + b.scope + "\"" : "") + ")";
     buffers_[b.name] = static_cast<int>(fn_->symbols.size());
     buffer_decls_[b.name] = b;
+    block_regions_.Declare(b);
     fn_->symbols.push_back(std::move(s));
   }
 
@@ -450,6 +452,7 @@ class PrimLowering {
       }
     } else if (Is(n, "subscript")) {
       CheckAccess(n, region_depth_ > 0);
+      if (region_depth_ == 0 && binding_depth_ == 0 && match_depth_ == 0) block_regions_.Access(n);
       for (TSNode c : NamedChildren(n)) Walk(c);
       return false;
     } else if (Is(n, "attribute")) {
@@ -1102,11 +1105,32 @@ class PrimLowering {
       checks().Report(&check::Check::OnBlockIter, iters[i]);
     }
     if (has_iters) ++block_level_;
+    block_regions_.EnterBlock(value, body, has_iters);
     Walk(body);
+    block_regions_.ExitBlock();
     if (has_iters) --block_level_;
     regions_.pop_back();
     frames_.pop_back();
     return true;
+  }
+
+  // ReachOf, and for an expression over no loop the constant itself when nothing guards it.
+  std::optional<check::IndexReach> ReachOrPoint(const arith::Expr& e) {
+    if (arith::HasOpaque(e)) return std::nullopt;
+    if (!arith::IterVarsOf(e, space_).empty()) return ReachOf(e);
+    if (!e.IsConst() || !GuardsKnownTrue()) return std::nullopt;
+    return check::IndexReach{e, e, "", {}, {}};
+  }
+
+  // Whether `name` here means the same in the innermost block's T.reads: one of its iterators,
+  // or a name no loop, block or assignment of the body binds (parameters, shape variables).
+  bool MeansTheSameInRegion(const std::string& name) const {
+    const ScopedVar* v = Lookup(name);
+    if (v == nullptr) return !buffers_.count(name);
+    if (v->kind != ScopedVar::Kind::kBlockIter || regions_.empty()) return false;
+    const auto& vars = frames_[regions_.back().frame].vars;
+    auto it = vars.find(name);
+    return it != vars.end() && &it->second == v;
   }
 
   // Every guard in scope is known and has no conjunct (nothing restricts the point).
@@ -1213,6 +1237,11 @@ class PrimLowering {
   std::set<uint32_t> declared_calls_;
   int region_depth_ = 0;
   check::LazyChecks checks{fn_};  // the checks of this function (check/check.h)
+  BlockRegionTracker block_regions_{BlockRegionHooks{
+      text_, base_, &aliases_, [this](TSNode n) { return Resolve(n); },
+      [this](const arith::Expr& e) { return ReachOrPoint(e); },
+      [this](const std::string& name) { return MeansTheSameInRegion(name); },
+      [this](const check::BlockRegions& event) { checks().Report(&check::Check::OnBlockRegions, event); }}};
 
  public:
   void Finish() { checks.End(); }
