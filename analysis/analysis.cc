@@ -503,11 +503,14 @@ void Analyzer::Impl::AnalyzeFunctions(Top* top, const std::vector<FoundFunction>
         uint64_t now = it == ctx.functions.end() ? 0 : it->second->signature_hash;
         if (now != hash) fresh = false;
       }
-      for (const auto& [name, was] : c.fn->outer_lookups) {
-        if ((python_names.count(name) > 0) != was) fresh = false;
-      }
     }
     ++top->functions;
+    ctx.enclosing = fns[i].enclosing.get();
+    if (fresh) {
+      for (const auto& [name, was] : c.fn->outer_lookups) {
+        if (ctx.IsPythonName(name) != was) fresh = false;
+      }
+    }
     if (!fresh) {
       LowerBody(fns[i].def, text, ctx, c.fn.get());
       c.fn->syntax_errors.clear();
@@ -593,6 +596,11 @@ void Analyzer::Impl::MarkExpectedFailures(Top* top, std::string_view text) const
     }
     if (why) MarkExpectedFailure(*why, unit_range(f.def), &top->diagnostics);
   }
+  for (const Discovery::MacroArgument& m : top->found.macro_arguments) {
+    TSNode def = Field(m.definition, "definition");
+    auto why = ExpectedFailureOf(m.definition, text, TextOf(Field(def, "name"), text));
+    if (why) MarkExpectedFailure(*why, RangeOf(m.definition), &top->diagnostics);
+  }
 }
 
 void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleContext& base, RunStats* stats) {
@@ -606,7 +614,12 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
     mm.range = RangeOf(m.node);
     mm.name_range = RangeOf(m.name_node);
     mm.extern_globals = m.extern_globals;
+    mm.rewriter = m.rewriter;
     AnalyzeFunctions(top, m.functions, m.name, m.extern_globals, &mm.functions, text, base, stats);
+    if (m.rewriter && !ts_node_has_error(m.node)) {
+      types::PrintOptions print{aliases.current_era_printing()};
+      for (Diagnostic& d : check::RewriterModule(mm, m.other_definitions, print)) top->diagnostics.push_back(std::move(d));
+    }
     top->modules.push_back(std::move(mm));
   }
   AnalyzeFunctions(top, top->found.standalone, "", {}, &top->standalone, text, base, stats);
@@ -628,6 +641,9 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   top->pipelines = static_cast<int>(pipelines.size());
   for (const Pipeline& p : pipelines) {
     for (Diagnostic& d : check::PassOrder(p)) top->diagnostics.push_back(std::move(d));
+  }
+  for (const Discovery::MacroArgument& m : top->found.macro_arguments) {
+    top->diagnostics.push_back(check::MacroDecoratorArgument(RangeOf(m.argument), m.spelling));
   }
 
   for (const ModuleModel& m : top->modules) EmitFunctionDiagnostics(m.functions, &top->diagnostics);

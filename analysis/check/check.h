@@ -387,6 +387,8 @@ struct ScopeProblem {
     kOutputOutsideDataflow,  // `range`: `R.output`
     kIfInDataflow,           // `range`: the `if` keyword
     kSymbolicRedeclared,     // `range`: `T.int32()`; `detail`: the dtype it redeclares ("int32")
+    kParamIsSymbolicVar,     // `range`: a parameter, or a string dim naming an earlier one;
+                             // `related`: the other of the two
     kDataflowVarEscape,      // `range`: the use; `related`: the definition; `insert_output`
     kUndefinedName,          // `range`: the use
     kUsedBeforeDefinition,   // `range`: the use
@@ -431,6 +433,12 @@ struct ParserRule {
     kChainedAssignment,           // `range`: the second target of `a = b = value`; `related`:
                                   // the first; `edits`: the fix that splits it (empty: none)
     kInvalidAnnotation,           // `range`: the R.Tensor argument at fault; `detail`: why
+    kIfBranchMismatch,            // `range`: the `else` branch's last target; `related`: the
+                                  // `if` branch's; `detail`: the name the `if` branch binds
+    kOutputNotInBlock,            // `range`: the R.output argument; `related`: its definition;
+                                  // `detail`: its name
+    kBlockAttrConflict,           // `range`: the later key of T.block_attr; `related`: the
+                                  // earlier; `detail`: the key
   };
   Kind kind = Kind::kMultipleReturn;
   TextRange range;
@@ -494,6 +502,16 @@ class Checks {
 /// second definition's name (absolute range). Module-level, so the analyzer asks for it while it
 /// puts a module's functions together (check/well_formed.cc).
 Diagnostic DuplicateModuleFunction(TextRange name_range, const std::string& module, const std::string& function);
+
+/// A positional argument of a macro decorator that TVM rejects (model/discovery.h,
+/// Discovery::macro_arguments): bad-op-arguments at its absolute range (check/parser_rules.cc).
+Diagnostic MacroDecoratorArgument(TextRange argument, const std::string& spelling);
+
+/// An `@R.rewriter` class (`module`, its functions lowered; `other_definitions`: class-level
+/// names that are not Relax or TIR functions): invalid-rewriter errors at absolute ranges, what
+/// PatternMatchingRewriter::FromModule rejects (check/rewriter.cc).
+std::vector<Diagnostic> RewriterModule(const ModuleModel& module, const std::set<std::string>& other_definitions,
+                                       const types::PrintOptions& print);
 
 /// pass-order warnings of one pipeline (check/pass_order.cc): each pass placed after a pass
 /// that broke what it needs (vocab/passes.h), at the pass's constructor call (absolute ranges),

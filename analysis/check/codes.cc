@@ -35,6 +35,11 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
       {"inline-prim-func", "a T.prim_func defined inside a Relax function"},
       {"missing-parameter-annotation", "a Relax function parameter without a type annotation"},
       {"chained-assignment", "an assignment with more than one target (a = b = value)"},
+      {"if-branch-mismatch", "the branches of an `if` end by binding different names"},
+      {"block-attr-conflict", "two T.block_attr calls of one block give a key different values"},
+      {"output-not-in-block", "R.output of a variable its dataflow block does not bind"},
+      {"invalid-rewriter", "an @R.rewriter class that PatternMatchingRewriter rejects (pattern/replacement missing, "
+                           "not Relax functions, of different signatures; a public subroutine)"},
       {"invalid-annotation", "an R.Tensor annotation TVM's parser rejects (unknown keyword, bad ndim, ndim beside a shape)"},
       {"buffer-index-arity", "a buffer access with the wrong number of indices"},
       {"buffer-index-out-of-bounds", "a buffer index that provably leaves the buffer for some iteration"},

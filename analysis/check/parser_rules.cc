@@ -2,22 +2,33 @@
 // statements, decorator and attributes, beyond names and blocks (check/well_formed.cc):
 // multiple-return, statement-after-output, unbound-value, private-global-symbol (Relax and TIR),
 // duplicate-func-attr (Relax and TIR), inline-prim-func, missing-parameter-annotation,
-// chained-assignment (Relax and TIR), invalid-annotation (what R.Tensor(...) rejects).
+// chained-assignment (Relax and TIR), invalid-annotation (what R.Tensor(...) rejects),
+// if-branch-mismatch (the branches of an `if` end by binding different names: TVM's
+// ElseFrame), output-not-in-block (R.output of a variable bound outside its dataflow block:
+// DataflowBlockOutput), block-attr-conflict (a block's T.block_attr calls give a key two
+// values: MergeAnnotations); and, for a macro decorator's positional argument (`@T.macro(True)`,
+// found by discovery), bad-op-arguments (MacroDecoratorArgument).
 //
 // Invariants:
 //  - All errors: TVM raises each one while parsing (v0.23: parser/{relax,tir}/parser.py,
 //    ir_builder/{relax,tir}/ir.cc and utils.h; current: {relax,tirx}/script/parser/parser.py,
 //    {relax,tirx}/script/builder/ir.cc and utils.h, with the same messages), quoted in the
 //    message.
-//  - The lowering decides (model/lower_relax*.cc): a `return` inside an `if` branch is not
-//    counted; after R.output only statements that emit a binding count (an assignment or a call
-//    of an R. or module function); a value is non-void only when its struct info is known to be
-//    a tensor, shape, prim value or non-empty tuple.
+//  - The lowering decides (model/lower_relax*.cc, model/prim_block_attrs.cc): a `return` inside
+//    an `if` branch is not counted; after R.output only statements that emit a binding count (an
+//    assignment or a call of an R. or module function); a value is non-void only when its struct
+//    info is known to be a tensor, shape, prim value or non-empty tuple; both branches of an `if`
+//    must end in `name = <known Relax value>` to be compared (anything else, a Python value of
+//    unknown kind among them, may emit no binding); R.output's argument must be a Relax variable
+//    (a parameter or an earlier binding); block annotations are compared as literals only.
 //  - Ranges: the later `return` keyword; the statement after R.output; the call whose value is
 //    dropped; the "global_symbol" key; the later duplicate key; the nested PrimFunc's name; the
-//    parameter; the second target of a chained assignment; the R.Tensor argument at fault. Fixes: unbound-value binds the value
-//    to `_` (preferred), as TVM's printer does; chained-assignment splits `a = b = value` into
-//    `b = value` and `a = b` on the next line (preferred; only for two plain names).
+//    parameter; the second target of a chained assignment; the R.Tensor argument at fault; the
+//    `else` branch's last target; the R.output argument; the later block annotation key; the
+//    macro decorator's argument.
+//  - Fixes: unbound-value binds the value to `_` (preferred), as TVM's printer does;
+//    chained-assignment splits `a = b = value` into `b = value` and `a = b` on the next line
+//    (preferred; only for two plain names).
 #include "check/check.h"
 
 namespace tvmls::analysis::check {
@@ -92,6 +103,26 @@ class ParserRulesCheck : public Check {
         }
         return;
       }
+      case K::kIfBranchMismatch:
+        sink.Add(r.range, Severity::kError, "if-branch-mismatch",
+                 "the last binding of both branches of an `if` must bind the same variable, which becomes the "
+                 "`if`'s value: the `if` branch ends by binding `" + r.detail + "`, this `else` branch by "
+                 "binding another name")
+            .related.push_back({r.related, "the `if` branch's last binding"});
+        return;
+      case K::kBlockAttrConflict:
+        sink.Add(r.range, Severity::kError, "block-attr-conflict",
+                 "the block's annotations already give \"" + r.detail +
+                     "\" another value; TVM merges a block's T.block_attr calls and fails on a key with two "
+                     "values (\"Try to merge two annotations with different values\")")
+            .related.push_back({r.related, "the earlier value's key"});
+        return;
+      case K::kOutputNotInBlock:
+        sink.Add(r.range, Severity::kError, "output-not-in-block",
+                 "R.output may list only variables its dataflow block binds, but `" + r.detail +
+                     "` is bound outside it (TVM: \"An output variable is not emitted by this dataflow block\")")
+            .related.push_back({r.related, "`" + r.detail + "` is bound here"});
+        return;
     }
   }
 };
@@ -99,5 +130,16 @@ class ParserRulesCheck : public Check {
 }  // namespace
 
 std::unique_ptr<Check> MakeParserRulesCheck() { return std::make_unique<ParserRulesCheck>(); }
+
+Diagnostic MacroDecoratorArgument(TextRange argument, const std::string& spelling) {
+  Diagnostic d;
+  d.range = argument;
+  d.severity = Severity::kError;
+  d.code = "bad-op-arguments";
+  d.message = "@" + spelling + " takes no positional argument other than the function it decorates" +
+              (spelling.find("macro") != std::string::npos ? " (write `hygienic=...` by keyword)" : "") +
+              "; TVM: \"Invalid use of " + spelling + "\"";
+  return d;
+}
 
 }  // namespace tvmls::analysis::check

@@ -1,13 +1,15 @@
 // Well-formedness: what TVM's parser and relax.analysis.well_formed reject about names and
-// blocks: missing-return, output-outside-dataflow, if-in-dataflow, redefined-name,
-// dataflow-var-escape, undefined-name, undefined-global, undefined-symbolic-var.
+// blocks: missing-return, output-outside-dataflow, if-in-dataflow, redefined-name (also a
+// parameter named like a symbolic variable that a string dim defines), dataflow-var-escape,
+// undefined-name, undefined-global, undefined-symbolic-var.
 //
 // Invariants:
 //  - All errors: TVM rejects each of these when it parses or checks the module.
 //  - The lowering decides what is wrong (it resolves names with TVM's scoping: dataflow
 //    variables end at their block unless listed in R.output, a name bound in only one branch of
 //    an `if` is not visible after it, symbolic variables are declared with `n = T.int64()` and
-//    defined by a parameter annotation or R.match_cast); this check words it and adds fixes:
+//    defined by a parameter annotation or R.match_cast, Python values are the file's globals and
+//    the closure of the function: model/discovery.h); this check words it and adds fixes:
 //    list an escaping dataflow variable in R.output; declare an undeclared symbolic variable.
 //  - Each problem once per name and function where the lowering says so (it reports a symbolic
 //    variable's first use only).
@@ -41,6 +43,13 @@ class WellFormedCheck : public Check {
         sink.Add(p.range, Severity::kError, "redefined-name",
                  "symbolic variable " + Quote(n) + " is defined as T.int64 by the signature but redeclared as T." +
                      p.detail);
+        return;
+      case K::kParamIsSymbolicVar:
+        sink.Add(p.range, Severity::kError, "redefined-name",
+                 Quote(n) + " is both a parameter and a symbolic variable that a string dim of the signature "
+                            "defines; TVM defines the symbolic variables first, then the parameters (\"Variable " +
+                     n + " already defined\")")
+            .related.push_back({p.related, p.detail});
         return;
       case K::kDataflowVarEscape: {
         Diagnostic& d = sink.Add(p.range, Severity::kError, "dataflow-var-escape",

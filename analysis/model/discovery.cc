@@ -74,7 +74,7 @@ class Discoverer {
           continue;
         }
         any = true;
-        out_->python_names.push_back(alias);
+        Name(alias);
         if (script) AddAlias(name, alias);
         if (module == "tvm" && name == "script") AddAlias("tvm", alias);
       }
@@ -84,21 +84,21 @@ class Discoverer {
         if (Is(c, "aliased_import")) {
           std::string name(TextOf(Field(c, "name"), text_));
           std::string alias(TextOf(Field(c, "alias"), text_));
-          out_->python_names.push_back(alias);
+          Name(alias);
           if (name == "tvm.script.relax") AddAlias("relax", alias);
           if (name == "tvm.script.tir") AddAlias("tir", alias);
           if (name == "tvm.script.tirx") AddAlias("tirx", alias);
           if (name == "tvm.script.ir") AddAlias("ir", alias);
         } else if (Is(c, "dotted_name")) {
           std::string name(TextOf(c, text_));
-          out_->python_names.push_back(name.substr(0, name.find('.')));
+          Name(name.substr(0, name.find('.')));
         }
       }
     }
   }
 
   // The decorator kind of a decorated definition.
-  enum class Deco { kNone, kModule, kRelax, kPrim, kSkip };
+  enum class Deco { kNone, kModule, kRewriter, kRelax, kPrim, kSkip };
   Deco Decorators(TSNode decorated) {
     Deco result = Deco::kNone;
     for (TSNode d : NamedChildren(decorated)) {
@@ -110,30 +110,103 @@ class Discoverer {
       const Aliases& a = *aliases_;
       if (last == "ir_module") result = Deco::kModule;
       else if (path->size() == 2 && IsAliasOf(a.relax, (*path)[0]) && last == "function") result = Deco::kRelax;
+      else if (path->size() == 2 && IsAliasOf(a.relax, (*path)[0]) && last == "rewriter") result = Deco::kRewriter;
       else if (path->size() == 2 && IsAliasOf(a.tir, (*path)[0]) && last == "prim_func") result = Deco::kPrim;
       else if (last == "macro" || last == "pyfunc" || last == "inline" || last == "jit") result = Deco::kSkip;
+      if (Is(v, "call") && path->size() == 2 && (last == "macro" || last == "inline") &&
+          (IsAliasOf(a.relax, (*path)[0]) || IsAliasOf(a.tir, (*path)[0]))) {
+        MacroArguments(decorated, v, (*path)[0] + "." + last);
+      }
     }
     return result;
   }
+
+  // TVM's macro decorators take `*args` only to be usable bare: `@T.macro(f)` with anything but
+  // one function raises.
+  void MacroArguments(TSNode decorated, TSNode call, const std::string& spelling) {
+    CallArgs args = ArgsOf(call, text_);
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      TSNode a = Unparen(args.positional[i]);
+      bool literal = Is(a, "string") || Is(a, "concatenated_string") || Is(a, "integer") || Is(a, "float") ||
+                     Is(a, "true") || Is(a, "false") || Is(a, "none") || Is(a, "list") || Is(a, "tuple") ||
+                     Is(a, "dictionary");
+      if (i > 0 || literal) {
+        out_->macro_arguments.push_back({decorated, args.positional[i], spelling});
+        return;
+      }
+    }
+  }
   static bool IsAliasOf(const std::set<std::string>& s, const std::string& name) { return s.count(name) > 0; }
+
+  // A name the statement being discovered binds: one of the file's globals when no Python
+  // function or class is around it (inside one, ScopeNames has it).
+  void Name(std::string name) {
+    if (scopes_.empty()) out_->python_names.push_back(std::move(name));
+  }
 
   void Targets(TSNode n) {
     if (Is(n, "identifier")) {
-      out_->python_names.push_back(std::string(TextOf(n, text_)));
+      Name(std::string(TextOf(n, text_)));
       return;
     }
     if (Is(n, "attribute") || Is(n, "subscript")) return;
     for (TSNode c : NamedChildren(n)) Targets(c);
   }
 
-  void Parameters(TSNode params) {
-    for (TSNode p : NamedChildren(params)) {
-      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
-      if (Is(name, "identifier")) out_->python_names.push_back(std::string(TextOf(name, text_)));
-      for (TSNode c : NamedChildren(p)) {
-        if (Is(c, "identifier")) out_->python_names.push_back(std::string(TextOf(c, text_)));
+  // The names a Python function or class binds in its own scope (over-approximated: every
+  // binding form anywhere in its body but nested functions, classes and lambdas, whose names
+  // only count; comprehension variables too), and a function's parameters. TVM's parser sees a
+  // function's closure (what enclosing functions bind) and its globals, as Python does.
+  void ScopeNames(TSNode def, std::set<std::string>* out) {
+    auto name_of = [&](TSNode n) {
+      if (Is(n, "identifier")) out->insert(std::string(TextOf(n, text_)));
+    };
+    auto all_identifiers = [&](TSNode n) {
+      ForEachNode(n, [&](TSNode c) {
+        if (Is(c, "identifier")) out->insert(std::string(TextOf(c, text_)));
+        return !Is(c, "attribute") && !Is(c, "subscript") && !Is(c, "call");
+      });
+    };
+    if (Is(def, "function_definition")) all_identifiers(Field(def, "parameters"));
+    ForEachNode(Field(def, "body"), [&](TSNode n) {
+      if (Is(n, "function_definition") || Is(n, "class_definition")) {
+        name_of(Field(n, "name"));
+        return false;
       }
+      if (Is(n, "lambda")) return false;
+      if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
+          Is(n, "for_in_clause")) {
+        all_identifiers(Field(n, "left"));
+      } else if (Is(n, "with_item") || Is(n, "except_clause") || Is(n, "as_pattern")) {
+        all_identifiers(Field(n, "alias"));
+      } else if (Is(n, "named_expression")) {
+        name_of(Field(n, "name"));
+      } else if (Is(n, "global_statement") || Is(n, "nonlocal_statement") || Is(n, "case_pattern")) {
+        all_identifiers(n);
+      } else if (Is(n, "import_statement") || Is(n, "import_from_statement")) {
+        for (TSNode c : NamedChildren(n)) {
+          if (ts_node_eq(c, Field(n, "module_name"))) continue;
+          if (Is(c, "aliased_import")) name_of(Field(c, "alias"));
+          if (Is(c, "dotted_name")) {
+            std::string name(TextOf(c, text_));
+            out->insert(name.substr(0, name.find('.')));
+          }
+        }
+      }
+      return true;
+    });
+  }
+
+  // The names every enclosing Python function and class binds (null at module level), shared
+  // by the units found at this depth.
+  std::shared_ptr<const std::set<std::string>> Enclosing() {
+    if (scopes_.empty()) return nullptr;
+    if (!enclosing_) {
+      auto all = std::make_shared<std::set<std::string>>();
+      for (const std::set<std::string>& s : scopes_) all->insert(s.begin(), s.end());
+      enclosing_ = std::move(all);
     }
+    return enclosing_;
   }
 
   void Statements(TSNode block, FoundModule* module) {
@@ -150,18 +223,17 @@ class Discoverer {
       // A module's functions are not Python names (they are reached as `cls.f`); keeping them
       // out also means renaming one does not invalidate every other function's analysis.
       bool in_module_function = module != nullptr && (deco == Deco::kRelax || deco == Deco::kPrim);
-      if (!ts_node_is_null(name) && !in_module_function) {
-        out_->python_names.push_back(std::string(TextOf(name, text_)));
-      }
-      if (deco == Deco::kModule && Is(def, "class_definition")) {
+      if (!ts_node_is_null(name) && !in_module_function) Name(std::string(TextOf(name, text_)));
+      if ((deco == Deco::kModule || deco == Deco::kRewriter) && Is(def, "class_definition")) {
         FoundModule m;
         m.name = std::string(TextOf(name, text_));
+        m.rewriter = deco == Deco::kRewriter;
         m.node = stmt;
         m.name_node = name;
         ModuleBody(Field(def, "body"), &m);
         out_->modules.push_back(std::move(m));
       } else if ((deco == Deco::kRelax || deco == Deco::kPrim) && Is(def, "function_definition")) {
-        FoundFunction f{stmt, deco == Deco::kPrim};
+        FoundFunction f{stmt, deco == Deco::kPrim, Enclosing()};
         if (module != nullptr) module->functions.push_back(f);
         else out_->standalone.push_back(f);
       } else if (deco == Deco::kSkip) {
@@ -197,7 +269,8 @@ class Discoverer {
         return !Is(n, "block");
       });
       Compound(stmt, module);
-    } else if (Is(stmt, "global_statement") || Is(stmt, "nonlocal_statement")) {
+    } else if (Is(stmt, "global_statement")) {
+      // `global x` in a function: x is one of the file's globals.
       for (TSNode c : NamedChildren(stmt)) {
         if (Is(c, "identifier")) out_->python_names.push_back(std::string(TextOf(c, text_)));
       }
@@ -215,7 +288,7 @@ class Discoverer {
                  Is(c, "finally_clause")) {
         for (TSNode k : NamedChildren(c)) {
           if (Is(k, "block")) Statements(k, module);
-          if (Is(c, "except_clause") && Is(k, "identifier")) out_->python_names.push_back(std::string(TextOf(k, text_)));
+          if (Is(c, "except_clause") && Is(k, "identifier")) Name(std::string(TextOf(k, text_)));
         }
       }
     }
@@ -224,17 +297,28 @@ class Discoverer {
   void Definition(TSNode def, FoundModule* module) {
     (void)module;
     TSNode name = Field(def, "name");
-    if (!ts_node_is_null(name)) out_->python_names.push_back(std::string(TextOf(name, text_)));
-    if (Is(def, "function_definition")) Parameters(Field(def, "parameters"));
+    if (!ts_node_is_null(name)) Name(std::string(TextOf(name, text_)));
     // Plain Python definitions: TVMScript inside them (modules in test functions) is found, but
-    // it is not part of an enclosing module.
+    // it is not part of an enclosing module. It sees what this scope binds. (A class's scope is
+    // not visible from its methods in Python; counting it anyway only ever hides a problem.)
+    std::set<std::string> scope;
+    ScopeNames(def, &scope);
+    scopes_.push_back(std::move(scope));
+    enclosing_.reset();
     Statements(Field(def, "body"), nullptr);
+    scopes_.pop_back();
+    enclosing_.reset();
   }
 
   void ModuleBody(TSNode body, FoundModule* m) {
     for (TSNode stmt : NamedChildren(body)) {
       if (Is(stmt, "decorated_definition")) {
+        size_t found = m->functions.size();
         Statement(stmt, m);
+        TSNode name = Field(Field(stmt, "definition"), "name");
+        if (m->functions.size() == found && !ts_node_is_null(name)) {
+          m->other_definitions.insert(std::string(TextOf(name, text_)));
+        }
       } else if (Is(stmt, "expression_statement") || Is(stmt, "assignment")) {
         std::vector<TSNode> kids = Is(stmt, "assignment") ? std::vector<TSNode>{stmt} : NamedChildren(stmt);
         for (TSNode c : kids) {
@@ -243,8 +327,10 @@ class Discoverer {
             if (Is(left, "identifier")) m->extern_globals.insert(std::string(TextOf(left, text_)));
           }
         }
-      } else if (Is(stmt, "function_definition")) {
+      } else if (Is(stmt, "function_definition") || Is(stmt, "class_definition")) {
         // An undecorated method of a module class: not TVMScript.
+        TSNode name = Field(stmt, "name");
+        if (!ts_node_is_null(name)) m->other_definitions.insert(std::string(TextOf(name, text_)));
       }
     }
   }
@@ -252,6 +338,8 @@ class Discoverer {
   std::string_view text_;
   const Aliases* aliases_;
   Discovery* out_;
+  std::vector<std::set<std::string>> scopes_;  // the Python functions and classes around
+  std::shared_ptr<const std::set<std::string>> enclosing_;  // their union, made on demand
 };
 
 }  // namespace

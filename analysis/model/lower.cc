@@ -15,6 +15,14 @@ std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
   fn->name = std::string(TextOf(name, text));
   fn->range = {0, ts_node_end_byte(def) - base};
   if (!ts_node_is_null(name)) fn->name_range = {ts_node_start_byte(name) - base, ts_node_end_byte(name) - base};
+  for (TSNode d : Is(def, "decorated_definition") ? NamedChildren(def) : std::vector<TSNode>{}) {
+    TSNode call = Is(d, "decorator") ? Field(d, "value") : TSNode{};
+    if (!Is(call, "call")) continue;
+    CallArgs args = ArgsOf(call, text);
+    for (const auto& [key, value] : args.keywords) {
+      if (key == "private" && Is(Unparen(value), "true")) fn->is_private = true;
+    }
+  }
   if (is_prim) {
     LowerPrimSignature(def, text, aliases, fn.get());
   } else {
@@ -26,18 +34,35 @@ std::shared_ptr<FunctionModel> LowerSignature(TSNode def, std::string_view text,
 }
 
 bool IsPythonBuiltin(std::string_view name) {
-  static const char* const kBuiltins[] = {
-      "range", "len", "int", "float", "str", "bool", "list", "tuple", "dict", "set", "print", "min",
-      "max", "sum", "abs", "enumerate", "zip", "map", "filter", "isinstance", "type", "object",
-      "super", "getattr", "setattr", "hasattr", "sorted", "reversed", "any", "all", "round", "pow",
-      "divmod", "slice", "id", "hash", "iter", "next", "open", "repr", "format", "chr", "ord", "bytes",
-      "frozenset", "Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError",
-      "KeyError", "IndexError", "AssertionError", "None", "True", "False", "__name__", "__file__",
+  // Python's builtins (3.12), and names tvmls takes as defined in any test file: the printer's
+  // `metadata`, the usual imports, a method's `self`.
+  static const std::set<std::string_view> kBuiltins = {
+      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+      "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+      "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+      "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError",
+      "Exception", "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError",
+      "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError",
+      "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+      "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError",
+      "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError",
+      "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+      "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning",
+      "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError",
+      "SystemExit", "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError",
+      "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError",
+      "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError", "abs", "aiter",
+      "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable",
+      "chr", "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict", "dir",
+      "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset",
+      "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance",
+      "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min",
+      "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr",
+      "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super",
+      "tuple", "type", "vars", "zip", "__name__", "__file__", "__doc__", "__spec__", "__package__",
+      "__loader__", "__builtins__", "__debug__", "__import__",
       "metadata", "tvm", "np", "numpy", "pytest", "self"};
-  for (const char* b : kBuiltins) {
-    if (name == b) return true;
-  }
-  return false;
+  return kBuiltins.count(name) > 0;
 }
 
 void CompactModel(FunctionModel* fn) {
@@ -85,6 +110,7 @@ void LowerBody(TSNode def, std::string_view text, const ModuleContext& ctx, Func
   fn->returns.clear();
   if (fn->kind == FunctionModel::Kind::kPrim) {
     LowerPrimBody(def, text, *ctx.aliases, fn, &ctx);
+    CheckBlockAttrs(def, text, *ctx.aliases, fn);
   } else {
     LowerRelaxBody(def, text, ctx, fn);
   }

@@ -21,9 +21,17 @@ struct ModuleContext {
   /// Signatures of the module's functions by name (the function itself included).
   std::map<std::string, const FunctionModel*> functions;
   std::set<std::string> extern_globals;
-  /// Every name the surrounding Python binds anywhere in the file (imports, assignments,
-  /// parameters, defs, classes, loop targets): closure values, opaque but defined.
+  /// The names the file binds in its global scope (imports, assignments, defs, classes, loop
+  /// targets at the top of the file; `global` declarations): opaque but defined values.
   const std::set<std::string>* python_names = nullptr;
+  /// The names the Python functions around this function bind (its closure values); null when
+  /// none. Together with `python_names`, what TVM's parser sees besides TVMScript's own names.
+  const std::set<std::string>* enclosing = nullptr;
+  /// Whether `name` is a Python value this function can see (a global or a closure value).
+  bool IsPythonName(const std::string& name) const {
+    return (python_names != nullptr && python_names->count(name) > 0) ||
+           (enclosing != nullptr && enclosing->count(name) > 0);
+  }
   bool star_import = false;
   const Aliases* aliases = nullptr;
   int64_t assumed_upper_bound = 0;

@@ -35,6 +35,10 @@ void LowerRelaxBody(TSNode def, std::string_view text, const ModuleContext& ctx,
 /// and is not a name of the surrounding Python, an alias or a builtin (prim_undefined_names.cc).
 void CheckPrimUndefinedNames(TSNode def, std::string_view text, const ModuleContext& ctx, FunctionModel* fn);
 void LowerTirNames(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
+/// The `T.block_attr` / `T.sblock_attr` calls of each block of the PrimFunc at `def`: a key the
+/// merge gives two different literal values (check::ParserRule kBlockAttrConflict;
+/// prim_block_attrs.cc).
+void CheckBlockAttrs(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn);
 
 /// `a = b = value` (an assignment whose right side is an assignment; TVM's Relax and TIR parsers
 /// reject it): the chained-assignment rule at the second target, ranges relative to `base`. With

@@ -49,6 +49,8 @@ auto RelaxLowering::Body() -> void {
   // Parameters: variables, and the symbolic variables their annotations define.
   TSNode params = Field(func_, "parameters");
   size_t index = 0;
+  // Symbolic variables that a string dim of a parameter annotation defines ("n"), where.
+  std::map<std::string, TextRange> string_dims;
   for (TSNode p : NamedChildren(params)) {
     if (Is(p, "comment")) continue;
     TSNode name = Is(p, "identifier") ? p : Field(p, "name");
@@ -56,6 +58,15 @@ auto RelaxLowering::Body() -> void {
     if (!ts_node_is_null(ann)) {
       AnnotationContext actx = AnnCtx(true);
       actx.on_var = [&](const std::string& v, TextRange where, bool bare) {
+        bool quoted = bare && where.end <= text_.size() && where.begin <= where.end &&
+                      text_.substr(where.begin, where.size()).find_first_of("\"'") != std::string_view::npos;
+        auto param = quoted ? env_.find(v) : env_.end();
+        if (param != env_.end() && param->second.symbol >= 0 &&
+            fn_->symbols[static_cast<size_t>(param->second.symbol)].kind == Symbol::Kind::kRelaxParam) {
+          ParamInStringDim(v, param->second, where);
+        } else if (quoted && !string_dims.count(v)) {
+          string_dims[v] = where;
+        }
         if (!bare) {
           signature_uses_.emplace_back(v, where);
         } else if (symvars_.count(v)) {
@@ -69,6 +80,12 @@ auto RelaxLowering::Body() -> void {
       LowerAnnotation(ann, actx);
     } else if (Is(name, "identifier")) {
       ReportRule(check::ParserRule::Kind::kMissingParameterAnnotation, Rel(p), {}, std::string(TextOf(name, text_)));
+    }
+    if (auto dim = string_dims.find(std::string(TextOf(name, text_))); dim != string_dims.end()) {
+      check::ScopeProblem clash = Problem(check::ScopeProblem::Kind::kParamIsSymbolicVar, Rel(name), dim->first);
+      clash.related = SymVarSpellings(dim->first, dim->second)[0];
+      clash.detail = "the string dim that defines it";
+      ReportScope(std::move(clash));
     }
     StructInfo info = index < sig.params.size() ? sig.params[index] : StructInfo::Unknown();
     ++index;
@@ -113,6 +130,26 @@ auto RelaxLowering::Body() -> void {
   if (!saw_return_ && !ts_node_is_null(body) && ts_node_named_child_count(body) > 0) {
     ReportScope(Problem(check::ScopeProblem::Kind::kMissingReturn, Rel(Field(func_, "name")), fn_->name));
   }
+}
+
+auto RelaxLowering::ParamInStringDim(const std::string& name, const VarEntry& param, TextRange where) -> void {
+  const StructInfo& info = param.info;
+  TextRange dim = SymVarSpellings(name, where)[0];
+  TextRange def = fn_->symbols[static_cast<size_t>(param.symbol)].definition;
+  if (info.kind == types::Kind::kPrim && !info.dtype.empty() && info.dtype != "int64") {
+    ReportRule(check::ParserRule::Kind::kInvalidAnnotation, dim, {},
+               "`" + name + "` is the parameter " + types::Print(info, print_) +
+                   ": a shape dim must be an int64 value");
+    return;
+  }
+  // An `R.Prim("int64")` parameter may name later dims in the current era only; any other
+  // parameter never (TVM collects the string dims as symbolic variables, then adds the
+  // parameters to the same scope).
+  if (info.kind == types::Kind::kPrim && (info.dtype.empty() || aliases_.current)) return;
+  check::ScopeProblem clash = Problem(check::ScopeProblem::Kind::kParamIsSymbolicVar, dim, name);
+  clash.related = def;
+  clash.detail = "the parameter";
+  ReportScope(std::move(clash));
 }
 
 auto RelaxLowering::Rel(TSNode n) const -> TextRange {

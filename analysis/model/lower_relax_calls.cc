@@ -164,6 +164,27 @@ auto RelaxLowering::RelaxCall(TSNode call, TSNode callee, const std::vector<std:
     for (int a : binding.arg_of_param) bound = bound || a == static_cast<int>(i);
     if (!bound) LowerValue(args.positional[i]);
   }
+  // These ops' Python wrappers hand `args` to a C++ constructor that takes a relax.Tuple: a
+  // variable whose struct info is a tuple is passed as it is (only other values are wrapped),
+  // and the FFI rejects it. Only an in-line tuple `(a, b)` converts.
+  static const std::set<std::string> kInlineTupleArgs = {
+      "relax.call_tir",         "relax.call_tir_inplace",    "relax.call_tir_with_grad",
+      "relax.call_dps_packed",  "relax.call_builtin_with_ctx", "relax.make_closure",
+      "relax.invoke_closure",   "relax.invoke_pure_closure"};
+  if (!bad_args && kInlineTupleArgs.count(op->name)) {
+    for (size_t i = 0; i < op->params.size(); ++i) {
+      if (std::strcmp(op->params[i].name, "args") != 0 || !Is(Unparen(nodes[i]), "identifier")) continue;
+      if (lowered[i].var.empty() || lowered[i].info.kind != types::Kind::kTuple) continue;
+      check::OpCall c;
+      c.spelling = "R." + sub;
+      c.argument_problems.push_back(
+          {Rel(nodes[i]), "the arguments must be an in-line tuple such as `(a, b)`, but `" + lowered[i].var +
+                              "` is a variable bound to a tuple (" + types::Print(lowered[i].info, print_) +
+                              "), which TVM does not unpack: write its fields in the call"});
+      checks().Report(&check::Check::OnOpCall, c);
+      bad_args = true;
+    }
+  }
   fn_->hovers.push_back({Rel(callee), ops::Signature(*op, print_.current_era), op->doc});
   if (!op->pure) {
     std::string opname = op->name;

@@ -117,25 +117,34 @@ auto RelaxLowering::Output(TSNode call) -> void {
     std::string name(TextOf(a, text_));
     Use(a);
     dataflow_->outputs.insert(name);
+    // TVM: "An output variable is not emitted by this dataflow block".
+    auto it = env_.find(name);
+    const std::vector<std::string>& bound = dataflow_->bound;
+    if (it != env_.end() && it->second.symbol >= 0 && std::find(bound.begin(), bound.end(), name) == bound.end()) {
+      ReportRule(check::ParserRule::Kind::kOutputNotInBlock, Rel(a),
+                 fn_->symbols[static_cast<size_t>(it->second.symbol)].definition, name);
+    }
   }
 }
 
-auto RelaxLowering::WithStatement(TSNode stmt) -> void {
-  // `with R.dataflow():`
+auto RelaxLowering::IsDataflowWith(TSNode stmt) const -> bool {
   TSNode clause{};
   for (TSNode c : NamedChildren(stmt)) {
     if (Is(c, "with_clause")) clause = c;
   }
-  bool is_dataflow = false;
   for (TSNode item : NamedChildren(clause)) {
     TSNode v = Field(item, "value");
     if (Is(v, "call")) {
       auto path = DottedPath(Field(v, "function"), text_);
-      if (path && path->size() == 2 && IsAlias(aliases_.relax, *path) && (*path)[1] == "dataflow") {
-        is_dataflow = true;
-      }
+      if (path && path->size() == 2 && IsAlias(aliases_.relax, *path) && (*path)[1] == "dataflow") return true;
     }
   }
+  return false;
+}
+
+auto RelaxLowering::WithStatement(TSNode stmt) -> void {
+  // `with R.dataflow():`
+  bool is_dataflow = IsDataflowWith(stmt);
   TSNode body = Field(stmt, "body");
   if (!is_dataflow || dataflow_) {
     Block(body);
@@ -185,15 +194,31 @@ auto RelaxLowering::IfBranches(TSNode stmt) -> void {
   LowerValue(Field(stmt, "condition"));
   auto saved_env = env_;
   arith::Facts saved_facts = facts_;
-  Block(Field(stmt, "consequence"));
+  // Whether a branch ends in a binding TVM emits: its last statement is `name = value` with a
+  // known Relax value (a string, `T.int64()` or an unknown Python value emits nothing).
+  auto lower_branch = [&](TSNode block) {
+    TSNode last = LastAssignment(block);
+    Block(block);
+    return !ts_node_is_null(last) && ts_node_eq(last, last_emitting_assignment_) ? last : TSNode{};
+  };
+  TSNode then_binding = lower_branch(Field(stmt, "consequence"));
   auto then_env = env_;
   env_ = saved_env;
   facts_ = saved_facts;
   TSNode alt = Field(stmt, "alternative");
-  if (!ts_node_is_null(alt)) Block(Field(alt, "body"));
+  TSNode else_binding{};
+  if (Is(alt, "else_clause")) else_binding = lower_branch(Field(alt, "body"));
   auto else_env = env_;
   env_ = saved_env;
   facts_ = saved_facts;
+  // TVM names the `if`'s value after both branches' last bindings, which must agree.
+  if (!ts_node_is_null(then_binding) && !ts_node_is_null(else_binding)) {
+    TSNode then_name = Field(then_binding, "left"), else_name = Field(else_binding, "left");
+    if (TextOf(then_name, text_) != TextOf(else_name, text_)) {
+      ReportRule(check::ParserRule::Kind::kIfBranchMismatch, Rel(else_name), Rel(then_name),
+                 std::string(TextOf(then_name, text_)));
+    }
+  }
   // Only the name both branches bind last is visible after the if (TVM's branch result).
   std::string then_last = LastBound(Field(stmt, "consequence"));
   std::string else_last = ts_node_is_null(alt) ? "" : LastBound(Field(alt, "body"));
@@ -252,16 +277,45 @@ auto RelaxLowering::IfBranches(TSNode stmt) -> void {
   }
 }
 
-auto RelaxLowering::LastBound(TSNode block) -> std::string {
+auto RelaxLowering::LastStatement(TSNode block) -> TSNode {
   std::vector<TSNode> stmts = NamedChildren(block);
   for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) {
     if (Is(*it, "comment")) continue;
     TSNode a = *it;
+    // A trailing dataflow block: its last binding (R.output emits none).
+    if (Is(a, "with_statement") && IsDataflowWith(a)) return LastStatement(Field(a, "body"));
     if (Is(a, "expression_statement") && !NamedChildren(a).empty()) a = NamedChildren(a)[0];
-    if (Is(a, "assignment") && Is(Field(a, "left"), "identifier")) {
-      return std::string(TextOf(Field(a, "left"), text_));
+    if (Is(a, "call")) {
+      auto path = DottedPath(Field(a, "function"), text_);
+      if (path && path->size() == 2 && IsAlias(aliases_.relax, *path) && (*path)[1] == "output") continue;
     }
-    return "";
+    if (Is(a, "assignment")) {
+      // `n = T.int64()` declares a symbolic variable and emits nothing.
+      TSNode rhs = Unparen(Field(a, "right"));
+      auto path = Is(rhs, "call") ? DottedPath(Field(rhs, "function"), text_) : std::nullopt;
+      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) && vocab::IsKnownDType((*path)[1]) &&
+          ArgsOf(rhs, text_).positional.empty()) {
+        continue;
+      }
+    }
+    return a;
+  }
+  return TSNode{};
+}
+
+auto RelaxLowering::LastAssignment(TSNode block) -> TSNode {
+  TSNode a = LastStatement(block);
+  return Is(a, "assignment") && Is(Field(a, "left"), "identifier") ? a : TSNode{};
+}
+
+auto RelaxLowering::LastBound(TSNode block) -> std::string {
+  TSNode a = LastStatement(block);
+  if (Is(a, "assignment") && Is(Field(a, "left"), "identifier")) return std::string(TextOf(Field(a, "left"), text_));
+  // A trailing `if`: its value, named after what both its branches bind last.
+  TSNode alt = Is(a, "if_statement") ? Field(a, "alternative") : TSNode{};
+  if (Is(alt, "else_clause")) {
+    std::string then_last = LastBound(Field(a, "consequence"));
+    return then_last == LastBound(Field(alt, "body")) ? then_last : "";
   }
   return "";
 }
@@ -375,6 +429,11 @@ auto RelaxLowering::Assignment(TSNode assign) -> void {
       if (!declared.IsUnknown() && (Is(rhs, "call") || v.info.IsUnknown())) info = declared;
     }
     Define(left, info, Symbol::Kind::kRelaxVar, annotated, v.constant, v.storage);
+    // A PrimExpr (`T.int64(4)`) is not a Relax expression: the classic parser binds the name
+    // without emitting.
+    auto callee = Is(rhs, "call") ? DottedPath(Field(rhs, "function"), text_) : std::nullopt;
+    bool tir_value = callee && callee->size() >= 2 && IsAlias(aliases_.tir, *callee);
+    if (!v.info.IsUnknown() && !tir_value) last_emitting_assignment_ = assign;
     if (v.storage >= 0) storages_[static_cast<size_t>(v.storage)]->name = std::string(TextOf(left, text_));
     if (!match_cast && TextOf(left, text_)[0] != '_' && ProvablyPure(rhs)) {
       removable_.push_back(static_cast<int>(fn_->symbols.size()) - 1);

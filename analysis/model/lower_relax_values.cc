@@ -40,7 +40,7 @@ auto RelaxLowering::UseSymVar(const std::string& name, TextRange where) -> void 
 
 auto RelaxLowering::IsOuterName(const std::string& name) const -> bool {
   if (ctx_->star_import) return true;
-  bool python = ctx_->python_names && ctx_->python_names->count(name);
+  bool python = ctx_->IsPythonName(name);
   fn_->outer_lookups[name] = python;
   if (python) return true;
   if (IsPythonBuiltin(name)) return true;

@@ -136,6 +136,9 @@ struct FunctionModel {
   TextRange range;          // relative, the whole decorated definition
   TextRange name_range;     // relative
   std::string module;       // enclosing module class, "" when standalone
+  /// `private=True` in its `@R.function` / `@T.prim_func` decorator: TVM gives it no
+  /// "global_symbol" (it is not publicly exposed).
+  bool is_private = false;
   RelaxSignature relax;
   PrimSignature prim;
   uint64_t signature_hash = 0;
@@ -189,6 +192,8 @@ struct ModuleModel {
   std::vector<FunctionRef> functions;
   /// Class-level names that are not functions (`f = R.ExternFunc("f")`): they count as globals.
   std::set<std::string> extern_globals;
+  /// An `@R.rewriter` class (model/discovery.h).
+  bool rewriter = false;
 };
 
 struct FileModel {

@@ -94,7 +94,7 @@ class TirNames {
   bool Known(const std::string& name) const {
     const Aliases& a = *ctx_.aliases;
     if (a.tir.count(name) || a.relax.count(name) || a.ir.count(name) || a.tvm.count(name)) return true;
-    bool python = ctx_.python_names != nullptr && ctx_.python_names->count(name) > 0;
+    bool python = ctx_.IsPythonName(name);
     fn_->outer_lookups[name] = python;
     if (python) return true;
     if (IsPythonBuiltin(name)) return true;

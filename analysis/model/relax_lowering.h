@@ -97,6 +97,12 @@ class RelaxLowering {
     TSNode output_call{};
   };
 
+  // A string dim of a parameter annotation names an earlier parameter (`n: R.Prim("int64"),
+  // x: R.Tensor(["n"])`): allowed for an int64 R.Prim in the current era; an R.Prim of another
+  // dtype is not a shape dim (invalid-annotation); anything else collides with the symbolic
+  // variable TVM makes of the dim (redefined-name).
+  void ParamInStringDim(const std::string& name, const VarEntry& param, TextRange where);
+
   TextRange Rel(TSNode n) const;
   TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
 
@@ -162,6 +168,15 @@ class RelaxLowering {
 
   void IfStatement(TSNode stmt);
 
+  // `with R.dataflow():`
+  bool IsDataflowWith(TSNode stmt) const;
+  // The block's last statement that may bind, looking into a trailing dataflow block and past
+  // R.output and symbolic declarations (`n = T.int64()`); null when none.
+  TSNode LastStatement(TSNode block);
+  // LastStatement when it is `name = value` (or annotated) with one plain name, else null.
+  TSNode LastAssignment(TSNode block);
+  // The name the block binds last: LastAssignment's, or a trailing `if`'s when both its branches
+  // bind the same name last; "" when none.
   std::string LastBound(TSNode block);
 
   void ReturnStatement(TSNode stmt);
@@ -283,6 +298,8 @@ class RelaxLowering {
   TSNode func_{};
   TSNode decorator_{};
   TSNode current_stmt_{};
+  // The last `name = value` whose value is a known Relax value (TVM emits it as a binding).
+  TSNode last_emitting_assignment_{};
   types::PrintOptions print_;
   bool pure_ = true;
   bool force_pure_ = false;

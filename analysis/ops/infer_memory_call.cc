@@ -101,7 +101,9 @@ InferResult InferCallTirInplace(const OpInfo& op, const std::vector<ArgValue>& a
                       " entries but there are " + std::to_string(outputs.size()) + " outputs");
     return call.Unknown();
   }
-  const StructInfo& inputs = call.Info(1);
+  // TVM wraps an argument that is not a tuple into a tuple of one (_wrap_inline_arg_tuple).
+  const StructInfo& given = call.Info(1);
+  const StructInfo inputs = given.kind == Kind::kTuple || given.IsUnknown() ? given : StructInfo::Tuple({given});
   bool any_inplace = false;
   std::vector<int64_t> seen;
   for (size_t i = 0; i < indices->size(); ++i) {

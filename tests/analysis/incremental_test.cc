@@ -166,6 +166,71 @@ TEST(Incremental, PythonNameDefinedLaterIsSeen) {
   s.ExpectSameAsFresh();
 }
 
+// A name bound in the Python function around a TVMScript function is one of its closure values;
+// one bound only in another function is not (TVM's parser sees the globals and the closure).
+TEST(Incremental, ClosureNamesFollowTheEnclosingFunction) {
+  Session s(R"(from tvm.script import relax as R
+
+
+def test_a():
+    @R.function
+    def f(x: R.Tensor((4,), "float32")):
+        return R.add(x, offset)
+
+    unrelated = 1
+
+
+def test_b():
+    offset = R.const(1.0, "float32")
+)");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u) << Render(s.analyzer);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->code, "undefined-name");
+  // Bound in test_a itself (after the function, as a closure cell): defined. Only test_a's
+  // statement changed, and its function is analysed again.
+  s.Replace("unrelated = 1", "offset = 1");
+  EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 1);
+  s.ExpectSameAsFresh();
+  s.Replace("offset = 1", "unrelated = 1");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+  // test_b's binding moves to the top of the file: a global, seen everywhere.
+  s.Replace("def test_b():\n    offset", "offset");
+  EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+}
+
+// An `@R.rewriter` class: its functions are analysed like a module's, and what
+// PatternMatchingRewriter rejects follows edits of any of them.
+TEST(Incremental, RewriterRulesFollowEdits) {
+  Session s(R"(from tvm.script import relax as R
+
+
+@R.rewriter
+class Rewriter:
+    @R.function
+    def pattern(A: R.Tensor([16], "float32")):
+        return A
+
+    @R.function
+    def replacement(A: R.Tensor([16], "float32")):
+        return A
+)");
+  EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  EXPECT_EQ(s.analyzer.Stats().functions, 2);
+  s.Replace("def replacement(A: R.Tensor([16]", "def replacement(A: R.Tensor([8]");
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 1u) << Render(s.analyzer);
+  EXPECT_EQ(s.analyzer.Diagnostics()[0]->code, "invalid-rewriter");
+  s.ExpectSameAsFresh();
+  s.Replace("def replacement(A: R.Tensor([8]", "def replacement(A: R.Tensor([16]");
+  EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+  s.Replace("def replacement(", "def replace(");
+  // No `replacement` any more, and `replace` is a public function that is not one of the two.
+  ASSERT_EQ(s.analyzer.Diagnostics().size(), 2u) << Render(s.analyzer);
+  s.ExpectSameAsFresh();
+}
+
 TEST(Incremental, UsesInTestsDecideWhetherATopLevelUnitIsExpectedToFail) {
   Session s(R"(import pytest
 from tvm.script import tir as T
