@@ -126,6 +126,22 @@ class NodeStore {
     entries_[key] = std::move(entry);
   }
 
+  /// Moves every entry aside (see MoveAside) that `keep` accepts and erases the others; `keep`
+  /// is called once per entry.
+  template <typename Pred>
+  void MoveAllAside(Pred keep) {
+    std::vector<const void*> ids;
+    ids.reserve(entries_.size());
+    for (const auto& [id, entry] : entries_) ids.push_back(id);
+    for (const void* id : ids) {
+      if (!keep(*Find(id))) {
+        Erase(id);
+      } else if (!(reinterpret_cast<uintptr_t>(id) & 1)) {
+        MoveAside(id);
+      }
+    }
+  }
+
   /// Erases the entries `stale` selects.
   template <typename Pred>
   void EraseIf(Pred stale) {
@@ -172,9 +188,49 @@ struct Analyzer::Impl {
     bool body_done = false;
     uint64_t generation = 0;   // the last run that claimed it
     uint64_t reclaimable = 0;  // the run in which another node may claim it (its statement changed)
+    uint64_t alias = 0;        // the lowering alias hash it was lowered under
+    uint64_t limbo = 0;        // the run it was set aside in (no statement holds it), or 0
   };
   NodeStore<Cached> cache;
   std::mutex cache_mu;  // guards `cache`'s maps while statements are analysed in parallel
+  // Limbo: function results that no statement holds any more (their statement vanished into a
+  // syntax error, was rewritten, or was lowered under another alias set) stay for kLimboRuns runs,
+  // reachable by text only, so that the keystroke that brings the text back (closing a bracket
+  // that swallowed the file, an undo, the imports coming back) re-lowers nothing. An entry in
+  // limbo is claimed only by a function of the same text, column, kind, module and alias set
+  // that parses without errors; its body is still re-lowered when a signature it depends on or
+  // one of its outer lookups changed (AnalyzeFunctions).
+  static constexpr uint64_t kLimboRuns = 256;
+  size_t in_limbo = 0;  // entries with `limbo` != 0; guarded by cache_mu
+  // Sets the entry at `id` aside (or erases it when it is worth nothing: not lowered, or with
+  // syntax errors, which are not reusable by text).
+  void ToLimbo(const void* id, uint64_t gen) {
+    Cached* c = cache.Find(id);
+    if (c == nullptr) return;
+    if (!c->clean || c->fn == nullptr || !c->body_done) {
+      if (c->limbo != 0) --in_limbo;
+      cache.Erase(id);
+      return;
+    }
+    if (c->limbo == 0) {
+      c->limbo = gen;
+      ++in_limbo;
+    }
+    if (!(reinterpret_cast<uintptr_t>(id) & 1)) cache.MoveAside(id);
+  }
+  // Every cached function to limbo (no statement holds any): a new discovery starts over.
+  void RetireAll(uint64_t gen) {
+    cache.MoveAllAside([&](Cached& c) {
+      bool keep = c.clean && c.fn != nullptr && c.body_done;
+      if (keep && c.limbo == 0) {
+        c.limbo = gen;
+        ++in_limbo;
+      } else if (!keep && c.limbo != 0) {
+        --in_limbo;
+      }
+      return keep;
+    });
+  }
 
   struct Top {
     const void* key = nullptr;  // in `tops`
@@ -249,8 +305,18 @@ struct Analyzer::Impl {
     if (held != nullptr) ts_tree_delete(held);
   }
 
+  // Drops every result (the options they were computed under changed).
   void Clear() {
     cache.Clear();
+    in_limbo = 0;
+    Restart();
+  }
+  // Forgets the statements; function results go to limbo (a new discovery, a new document).
+  void Retire() {
+    RetireAll(generation);
+    Restart();
+  }
+  void Restart() {
     tops.Clear();
     order.clear();
     orphans.clear();
@@ -430,6 +496,7 @@ struct Analyzer::Impl {
       if (c == nullptr) continue;
       std::string moved_text = c->text;
       cache.Rekey(new_ids[i], moved_text, [&](const Cached& e) { return &e == c; });
+      c->reclaimable = 0;  // its statement holds it again: no other node may claim it
     }
   }
 };
@@ -447,21 +514,32 @@ Analyzer::Impl::Cached& Analyzer::Impl::SignatureOf(const FoundFunction& f, cons
   {
     std::lock_guard<std::mutex> lock(cache_mu);
     c = cache.Find(f.def.id);
-    if (c != nullptr && (c->generation == generation || c->text != def_text)) {
-      cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
+    if (c != nullptr && (c->generation == generation || c->text != def_text || c->alias != alias_hash)) {
+      // A key left by a node that is gone, whose address was reused, or results lowered under
+      // other aliases: kept by text.
+      ToLimbo(f.def.id, generation);
       c = nullptr;
     }
-    if (c == nullptr && clean && reclaimable_generation == generation) {
+    if (c == nullptr && clean && (reclaimable_generation == generation || in_limbo > 0)) {
+      // The same text in the same module: from the statement this one replaces, or from limbo.
+      // (Not from a statement that is still there: it holds its entry.)
       c = cache.Rekey(f.def.id, def_text, [&](const Cached& old) {
-        return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
-               old.fn != nullptr && old.fn->kind == kind;
+        return (old.reclaimable == generation || old.limbo != 0) && old.generation != generation && old.clean &&
+               old.column == column && old.fn != nullptr && old.fn->kind == kind && old.module == module &&
+               old.alias == alias_hash;
       });
+      if (c != nullptr && c->limbo != 0) {
+        c->limbo = 0;
+        --in_limbo;
+      }
     }
     if (c == nullptr || c->fn == nullptr || c->fn->kind != kind) {
+      if (c != nullptr && c->limbo != 0) --in_limbo;
       c = &cache.Insert(f.def.id, def_text);
       c->clean = clean;
       c->column = column;
       c->module = module;
+      c->alias = alias_hash;
     }
     c->generation = generation;
   }
@@ -895,7 +973,7 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
   TSNode root = doc.Root();
   // Discovery needs the aliases, which come from every statement: when they turn out different
   // from the ones discovery used, everything is discovered again with the new ones.
-  if (!run->incremental) Clear();
+  if (!run->incremental) Retire();
   // Where the text parses without errors, now and the last time outside what the edits touched,
   // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
   // weighs each parse version's errors against the others', and a new error can change how text
@@ -912,14 +990,15 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
     uint64_t lowering_hash = HashString(star_imports > 0 ? "*" : "", AliasHash(found));
     aliases = found;
     if (lowering_hash != alias_hash) {
+      // Every statement is analysed again; the functions lowered under the old aliases go to
+      // limbo as they are met (SignatureOf), and come back if those aliases do.
       alias_hash = lowering_hash;
-      cache.Clear();
       tops.ForEach([](Top& top) { top.analysed = false; });
     }
     if (discovery_hash_now == discovery_hash || attempt >= kMaxDiscoveryAttempts) break;
     // What discovery found may be wrong: start over with the new aliases.
     discovery_hash = discovery_hash_now;
-    Clear();
+    Retire();
     run->flipped.clear();
     run->flipped_uses.clear();
     expecting_changed.clear();
@@ -1068,9 +1147,16 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
 void Analyzer::Impl::DropOrphans(uint64_t gen) {
   for (const void* id : orphans) {
     Cached* c = cache.Find(id);
-    if (c != nullptr && c->generation != gen && c->reclaimable == gen) cache.Erase(id);
+    if (c != nullptr && c->generation != gen && c->reclaimable == gen) ToLimbo(id, gen);
   }
   orphans.clear();
+  if (in_limbo > 0 && gen % 16 == 0) {
+    cache.EraseIf([&](const Cached& c) {
+      bool expired = c.limbo != 0 && c.limbo + kLimboRuns <= gen;
+      if (expired) --in_limbo;
+      return expired;
+    });
+  }
 }
 
 void Analyzer::Run(const Document& doc) {
