@@ -152,6 +152,8 @@ class NodeStore {
     for (const void* id : ids) Erase(id);
   }
 
+  size_t Size() const { return entries_.size(); }
+
   template <typename F>
   void ForEach(F f) {
     for (auto& [id, entry] : entries_) f(*entry);
@@ -200,8 +202,13 @@ struct Analyzer::Impl {
   // limbo is claimed only by a function of the same text, column, kind, module and alias set
   // that parses without errors; its body is still re-lowered when a signature it depends on or
   // one of its outer lookups changed (AnalyzeFunctions).
+  // Limbo is also bounded in size: when the cache holds more than half as many entries again as
+  // the most functions the file had (since the last Clear), the oldest entries in limbo go first
+  // (an alias change sets a whole file's results aside while new ones are lowered; a file in a
+  // syntax error holds few live results, so its limbo does not count against it).
   static constexpr uint64_t kLimboRuns = 256;
   size_t in_limbo = 0;  // entries with `limbo` != 0; guarded by cache_mu
+  size_t peak_functions = 0;
   // Sets the entry at `id` aside (or erases it when it is worth nothing: not lowered, or with
   // syntax errors, which are not reusable by text).
   void ToLimbo(const void* id, uint64_t gen) {
@@ -309,6 +316,7 @@ struct Analyzer::Impl {
   void Clear() {
     cache.Clear();
     in_limbo = 0;
+    peak_functions = 0;
     Restart();
   }
   // Forgets the statements; function results go to limbo (a new discovery, a new document).
@@ -465,8 +473,9 @@ struct Analyzer::Impl {
   static constexpr size_t kStatementsPerThread = 8;
   // 5. The file's diagnostics in position order, suppressions applied (fills `diagnostics`).
   void AssembleDiagnostics(const Document& doc, const RunState& run);
-  //    Function results no statement claimed in this run are dropped.
-  void DropOrphans(uint64_t gen);
+  //    Function results no statement claimed in this run go to limbo; limbo is kept within its
+  //    bounds (`functions`: in the file now).
+  void DropOrphans(uint64_t gen, size_t functions);
 
   // A statement that is gone: its functions' results are dropped at the end of the run unless
   // a new statement (the edited version of this one) claimed them.
@@ -1144,19 +1153,35 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
       ApplySuppressions(doc, InComments(doc, directives), diagnostics, &unused_suppressions);
 }
 
-void Analyzer::Impl::DropOrphans(uint64_t gen) {
+void Analyzer::Impl::DropOrphans(uint64_t gen, size_t functions) {
   for (const void* id : orphans) {
     Cached* c = cache.Find(id);
     if (c != nullptr && c->generation != gen && c->reclaimable == gen) ToLimbo(id, gen);
   }
   orphans.clear();
-  if (in_limbo > 0 && gen % 16 == 0) {
-    cache.EraseIf([&](const Cached& c) {
-      bool expired = c.limbo != 0 && c.limbo + kLimboRuns <= gen;
-      if (expired) --in_limbo;
-      return expired;
+  peak_functions = std::max(peak_functions, functions);
+  if (in_limbo == 0) return;
+  uint64_t oldest_kept = gen >= kLimboRuns ? gen - kLimboRuns + 1 : 0;
+  size_t bound = peak_functions + peak_functions / 2 + 64;
+  if (cache.Size() > bound) {
+    // Keep the newest entries in limbo that fit.
+    std::vector<uint64_t> ages;
+    cache.ForEach([&](const Cached& c) {
+      if (c.limbo != 0) ages.push_back(c.limbo);
     });
+    size_t excess = std::min(ages.size(), cache.Size() - bound);
+    if (excess > 0) {
+      std::nth_element(ages.begin(), ages.begin() + static_cast<long>(excess - 1), ages.end());
+      oldest_kept = std::max(oldest_kept, ages[excess - 1] + 1);
+    }
+  } else if (gen % 16 != 0) {
+    return;
   }
+  cache.EraseIf([&](const Cached& c) {
+    bool expired = c.limbo != 0 && c.limbo < oldest_kept;
+    if (expired) --in_limbo;
+    return expired;
+  });
 }
 
 void Analyzer::Run(const Document& doc) {
@@ -1194,7 +1219,8 @@ void Analyzer::Run(const Document& doc) {
   } else {
     impl.suppressions_known = false;
   }
-  impl.DropOrphans(run.gen);
+  impl.DropOrphans(run.gen, static_cast<size_t>(stats_.functions));
+  stats_.functions_cached = static_cast<int>(impl.cache.Size());
   // Keep the analysed tree alive so cached node identities cannot be reused by new nodes.
   TSTree* copy = ts_tree_copy(doc.Tree());
   if (impl.held != nullptr) ts_tree_delete(impl.held);
