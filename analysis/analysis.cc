@@ -48,6 +48,24 @@ void Shift(Diagnostic* d, int64_t delta) {
   }
 }
 
+// A top-level ERROR node of more than 64 KiB: text the parser could not structure (a bracket or
+// string opened high up that swallowed the rest of the file). Its name uses and pipelines are not
+// looked for: walking it costs as much as the whole file (~0.35 s per walk at 100k lines) on
+// every keystroke while it lasts, and what is found in unstructured text means little.
+bool IsLargeError(TSNode n) {
+  constexpr uint32_t kLargeErrorBytes = 64 * 1024;
+  return ts_node_end_byte(n) - ts_node_start_byte(n) > kLargeErrorBytes && std::strcmp(ts_node_type(n), "ERROR") == 0;
+}
+
+// Text that does not parse but spells a TVMScript unit: its syntax errors are reported even when
+// no unit can be found in it (a bracket that swallowed the file hides every module).
+bool SpellsTvmScript(std::string_view text) {
+  for (std::string_view word : {"ir_module", "prim_func", "R.function", "relax.function"}) {
+    if (text.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool ByPosition(const Diagnostic& a, const Diagnostic& b) {
   return a.range.begin != b.range.begin ? a.range.begin < b.range.begin : a.range.end < b.range.end;
 }
@@ -711,7 +729,7 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   std::set<const void*> units = function_nodes;
   for (const FoundModule& m : top->found.modules) units.insert(m.node.id);
   std::vector<Pipeline> pipelines;
-  FindPipelines(top->node, text, units, &pipelines);
+  if (!IsLargeError(top->node)) FindPipelines(top->node, text, units, &pipelines);
   top->pipelines = static_cast<int>(pipelines.size());
   for (const Pipeline& p : pipelines) {
     for (Diagnostic& d : check::PassOrder(p)) top->diagnostics.push_back(std::move(d));
@@ -914,7 +932,7 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
       Discover(child, text, aliases, &top->found);
       top->discovered = run->gen;
       Count(top->found, +1, &run->flipped);
-      if (!Impl::IsUnitStatement(child, top->found)) CollectNameUses(child, text, &top->uses);
+      if (!Impl::IsUnitStatement(child, top->found) && !IsLargeError(child)) CollectNameUses(child, text, &top->uses);
       CountUses(top->uses, +1, &run->flipped_uses);
     }
     top->node = child;
@@ -1112,7 +1130,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
     has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty() ||
                    slot.top->pipelines > 0;
   }
-  return has_tvmscript;
+  return has_tvmscript || (ts_node_has_error(doc.Root()) && SpellsTvmScript(doc.Text()));
 }
 
 void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& run) {
