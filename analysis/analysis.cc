@@ -1142,6 +1142,16 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
     if (slot.indent >= 0) indent.Check(slot.start, slot.indent, &indentation);
   }
   for (const SyntaxError& e : indentation) root_errors.push_back(SyntaxDiagnostic(e));
+  TSNode root = doc.Root();
+  if (std::strcmp(ts_node_type(root), "ERROR") == 0) {
+    // Nothing parsed as a module: the root itself is the ERROR (its children are loose tokens
+    // and the statements that did parse, which report their own errors).
+    auto below_root = [&](TSNode n) { return !ts_node_eq(n, root); };
+    for (const SyntaxError& e : CollectSyntaxErrors(root, doc.Text(), below_root)) {
+      if (e.range.begin == ts_node_start_byte(root)) root_errors.push_back(SyntaxDiagnostic(e));
+    }
+    std::stable_sort(root_errors.begin(), root_errors.end(), ByPosition);
+  }
   size_t next_root = 0;
   for (const Slot& slot : order) {
     while (next_root < root_errors.size() && root_errors[next_root].range.begin <= slot.start) {

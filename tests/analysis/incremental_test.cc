@@ -328,6 +328,27 @@ TEST(Incremental, TypingAtTheEndOfAFunctionScansTwoStatements) {
   }
 }
 
+// A string or bracket opened above every unit and never closed hides them all (the file has no
+// module left, or its root is one ERROR): a file that spells TVMScript still reports the syntax
+// error instead of going silent, from scratch and after the keystroke that opened it.
+TEST(Incremental, TextHidingEveryUnitReportsItsSyntaxError) {
+  const std::string unit = "@R.function\ndef f(x: R.Tensor((2,), \"float32\")):\n    return x\n";
+  for (const char* opener : {"doc = \"\"\"\n", "x = [1, \"\"\"\n", "print(1, \"\"\"\n", "x = (\n"}) {
+    SCOPED_TRACE(opener);
+    Session s(std::string("from tvm.script import relax as R\n\n") + "# here\n\n" + unit);
+    EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+    s.Replace("# here\n", opener);
+    ASSERT_FALSE(s.analyzer.Diagnostics().empty());
+    for (const Diagnostic* d : s.analyzer.Diagnostics()) EXPECT_EQ(d->code, "syntax-error");
+    s.ExpectSameAsFresh();
+    s.Replace(opener, "# here\n");
+    EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  }
+  // Text that spells no TVMScript stays silent, broken or not.
+  Session plain("x = [1, \"\"\"\ny = 2\n");
+  EXPECT_TRUE(plain.analyzer.Diagnostics().empty()) << Render(plain.analyzer);
+}
+
 // Limbo is bounded: alias sets that come and go (each one sets the file's results aside and
 // lowers them anew) never keep more than half as many results again as the file has functions
 // (+64), and results in limbo for too long are gone.
