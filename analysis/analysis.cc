@@ -48,6 +48,24 @@ void Shift(Diagnostic* d, int64_t delta) {
   }
 }
 
+// A top-level ERROR node of more than 64 KiB: text the parser could not structure (a bracket or
+// string opened high up that swallowed the rest of the file). Its name uses and pipelines are not
+// looked for: walking it costs as much as the whole file (~0.35 s per walk at 100k lines) on
+// every keystroke while it lasts, and what is found in unstructured text means little.
+bool IsLargeError(TSNode n) {
+  constexpr uint32_t kLargeErrorBytes = 64 * 1024;
+  return ts_node_end_byte(n) - ts_node_start_byte(n) > kLargeErrorBytes && std::strcmp(ts_node_type(n), "ERROR") == 0;
+}
+
+// Text that does not parse but spells a TVMScript unit: its syntax errors are reported even when
+// no unit can be found in it (a bracket that swallowed the file hides every module).
+bool SpellsTvmScript(std::string_view text) {
+  for (std::string_view word : {"ir_module", "prim_func", "R.function", "relax.function"}) {
+    if (text.find(word) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool ByPosition(const Diagnostic& a, const Diagnostic& b) {
   return a.range.begin != b.range.begin ? a.range.begin < b.range.begin : a.range.end < b.range.end;
 }
@@ -126,6 +144,22 @@ class NodeStore {
     entries_[key] = std::move(entry);
   }
 
+  /// Moves every entry aside (see MoveAside) that `keep` accepts and erases the others; `keep`
+  /// is called once per entry.
+  template <typename Pred>
+  void MoveAllAside(Pred keep) {
+    std::vector<const void*> ids;
+    ids.reserve(entries_.size());
+    for (const auto& [id, entry] : entries_) ids.push_back(id);
+    for (const void* id : ids) {
+      if (!keep(*Find(id))) {
+        Erase(id);
+      } else if (!(reinterpret_cast<uintptr_t>(id) & 1)) {
+        MoveAside(id);
+      }
+    }
+  }
+
   /// Erases the entries `stale` selects.
   template <typename Pred>
   void EraseIf(Pred stale) {
@@ -135,6 +169,8 @@ class NodeStore {
     }
     for (const void* id : ids) Erase(id);
   }
+
+  size_t Size() const { return entries_.size(); }
 
   template <typename F>
   void ForEach(F f) {
@@ -172,9 +208,54 @@ struct Analyzer::Impl {
     bool body_done = false;
     uint64_t generation = 0;   // the last run that claimed it
     uint64_t reclaimable = 0;  // the run in which another node may claim it (its statement changed)
+    uint64_t alias = 0;        // the lowering alias hash it was lowered under
+    uint64_t limbo = 0;        // the run it was set aside in (no statement holds it), or 0
   };
   NodeStore<Cached> cache;
   std::mutex cache_mu;  // guards `cache`'s maps while statements are analysed in parallel
+  // Limbo: function results that no statement holds any more (their statement vanished into a
+  // syntax error, was rewritten, or was lowered under another alias set) stay for kLimboRuns runs,
+  // reachable by text only, so that the keystroke that brings the text back (closing a bracket
+  // that swallowed the file, an undo, the imports coming back) re-lowers nothing. An entry in
+  // limbo is claimed only by a function of the same text, column, kind, module and alias set
+  // that parses without errors; its body is still re-lowered when a signature it depends on or
+  // one of its outer lookups changed (AnalyzeFunctions).
+  // Limbo is also bounded in size: when the cache holds more than half as many entries again as
+  // the most functions the file had (since the last Clear), the oldest entries in limbo go first
+  // (an alias change sets a whole file's results aside while new ones are lowered; a file in a
+  // syntax error holds few live results, so its limbo does not count against it).
+  static constexpr uint64_t kLimboRuns = 256;
+  size_t in_limbo = 0;  // entries with `limbo` != 0; guarded by cache_mu
+  size_t peak_functions = 0;
+  // Sets the entry at `id` aside (or erases it when it is worth nothing: not lowered, or with
+  // syntax errors, which are not reusable by text).
+  void ToLimbo(const void* id, uint64_t gen) {
+    Cached* c = cache.Find(id);
+    if (c == nullptr) return;
+    if (!c->clean || c->fn == nullptr || !c->body_done) {
+      if (c->limbo != 0) --in_limbo;
+      cache.Erase(id);
+      return;
+    }
+    if (c->limbo == 0) {
+      c->limbo = gen;
+      ++in_limbo;
+    }
+    if (!(reinterpret_cast<uintptr_t>(id) & 1)) cache.MoveAside(id);
+  }
+  // Every cached function to limbo (no statement holds any): a new discovery starts over.
+  void RetireAll(uint64_t gen) {
+    cache.MoveAllAside([&](Cached& c) {
+      bool keep = c.clean && c.fn != nullptr && c.body_done;
+      if (keep && c.limbo == 0) {
+        c.limbo = gen;
+        ++in_limbo;
+      } else if (!keep && c.limbo != 0) {
+        --in_limbo;
+      }
+      return keep;
+    });
+  }
 
   struct Top {
     const void* key = nullptr;  // in `tops`
@@ -249,8 +330,19 @@ struct Analyzer::Impl {
     if (held != nullptr) ts_tree_delete(held);
   }
 
+  // Drops every result (the options they were computed under changed).
   void Clear() {
     cache.Clear();
+    in_limbo = 0;
+    peak_functions = 0;
+    Restart();
+  }
+  // Forgets the statements; function results go to limbo (a new discovery, a new document).
+  void Retire() {
+    RetireAll(generation);
+    Restart();
+  }
+  void Restart() {
     tops.Clear();
     order.clear();
     orphans.clear();
@@ -399,8 +491,9 @@ struct Analyzer::Impl {
   static constexpr size_t kStatementsPerThread = 8;
   // 5. The file's diagnostics in position order, suppressions applied (fills `diagnostics`).
   void AssembleDiagnostics(const Document& doc, const RunState& run);
-  //    Function results no statement claimed in this run are dropped.
-  void DropOrphans(uint64_t gen);
+  //    Function results no statement claimed in this run go to limbo; limbo is kept within its
+  //    bounds (`functions`: in the file now).
+  void DropOrphans(uint64_t gen, size_t functions);
 
   // A statement that is gone: its functions' results are dropped at the end of the run unless
   // a new statement (the edited version of this one) claimed them.
@@ -430,6 +523,7 @@ struct Analyzer::Impl {
       if (c == nullptr) continue;
       std::string moved_text = c->text;
       cache.Rekey(new_ids[i], moved_text, [&](const Cached& e) { return &e == c; });
+      c->reclaimable = 0;  // its statement holds it again: no other node may claim it
     }
   }
 };
@@ -447,21 +541,32 @@ Analyzer::Impl::Cached& Analyzer::Impl::SignatureOf(const FoundFunction& f, cons
   {
     std::lock_guard<std::mutex> lock(cache_mu);
     c = cache.Find(f.def.id);
-    if (c != nullptr && (c->generation == generation || c->text != def_text)) {
-      cache.Erase(f.def.id);  // a key left by a node that is gone, whose address was reused
+    if (c != nullptr && (c->generation == generation || c->text != def_text || c->alias != alias_hash)) {
+      // A key left by a node that is gone, whose address was reused, or results lowered under
+      // other aliases: kept by text.
+      ToLimbo(f.def.id, generation);
       c = nullptr;
     }
-    if (c == nullptr && clean && reclaimable_generation == generation) {
+    if (c == nullptr && clean && (reclaimable_generation == generation || in_limbo > 0)) {
+      // The same text in the same module: from the statement this one replaces, or from limbo.
+      // (Not from a statement that is still there: it holds its entry.)
       c = cache.Rekey(f.def.id, def_text, [&](const Cached& old) {
-        return old.reclaimable == generation && old.generation != generation && old.clean && old.column == column &&
-               old.fn != nullptr && old.fn->kind == kind;
+        return (old.reclaimable == generation || old.limbo != 0) && old.generation != generation && old.clean &&
+               old.column == column && old.fn != nullptr && old.fn->kind == kind && old.module == module &&
+               old.alias == alias_hash;
       });
+      if (c != nullptr && c->limbo != 0) {
+        c->limbo = 0;
+        --in_limbo;
+      }
     }
     if (c == nullptr || c->fn == nullptr || c->fn->kind != kind) {
+      if (c != nullptr && c->limbo != 0) --in_limbo;
       c = &cache.Insert(f.def.id, def_text);
       c->clean = clean;
       c->column = column;
       c->module = module;
+      c->alias = alias_hash;
     }
     c->generation = generation;
   }
@@ -637,7 +742,7 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   std::set<const void*> units = function_nodes;
   for (const FoundModule& m : top->found.modules) units.insert(m.node.id);
   std::vector<Pipeline> pipelines;
-  FindPipelines(top->node, text, units, &pipelines);
+  if (!IsLargeError(top->node)) FindPipelines(top->node, text, units, &pipelines);
   top->pipelines = static_cast<int>(pipelines.size());
   for (const Pipeline& p : pipelines) {
     for (Diagnostic& d : check::PassOrder(p)) top->diagnostics.push_back(std::move(d));
@@ -843,7 +948,7 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
       Discover(child, text, aliases, &top->found);
       top->discovered = run->gen;
       Count(top->found, +1, &run->flipped);
-      if (!Impl::IsUnitStatement(child, top->found)) CollectNameUses(child, text, &top->uses);
+      if (!Impl::IsUnitStatement(child, top->found) && !IsLargeError(child)) CollectNameUses(child, text, &top->uses);
       CountUses(top->uses, +1, &run->flipped_uses);
     }
     top->node = child;
@@ -911,7 +1016,7 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
   TSNode root = doc.Root();
   // Discovery needs the aliases, which come from every statement: when they turn out different
   // from the ones discovery used, everything is discovered again with the new ones.
-  if (!run->incremental) Clear();
+  if (!run->incremental) Retire();
   // Where the text parses without errors, now and the last time outside what the edits touched,
   // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
   // weighs each parse version's errors against the others', and a new error can change how text
@@ -928,14 +1033,15 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
     uint64_t lowering_hash = HashString(star_imports > 0 ? "*" : "", AliasHash(found));
     aliases = found;
     if (lowering_hash != alias_hash) {
+      // Every statement is analysed again; the functions lowered under the old aliases go to
+      // limbo as they are met (SignatureOf), and come back if those aliases do.
       alias_hash = lowering_hash;
-      cache.Clear();
       tops.ForEach([](Top& top) { top.analysed = false; });
     }
     if (discovery_hash_now == discovery_hash || attempt >= kMaxDiscoveryAttempts) break;
     // What discovery found may be wrong: start over with the new aliases.
     discovery_hash = discovery_hash_now;
-    Clear();
+    Retire();
     run->flipped.clear();
     run->flipped_uses.clear();
     expecting_changed.clear();
@@ -1040,7 +1146,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
     has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty() ||
                    slot.top->pipelines > 0;
   }
-  return has_tvmscript;
+  return has_tvmscript || (ts_node_has_error(doc.Root()) && SpellsTvmScript(doc.Text()));
 }
 
 void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& run) {
@@ -1052,6 +1158,16 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
     if (slot.indent >= 0) indent.Check(slot.start, slot.indent, &indentation);
   }
   for (const SyntaxError& e : indentation) root_errors.push_back(SyntaxDiagnostic(e));
+  TSNode root = doc.Root();
+  if (std::strcmp(ts_node_type(root), "ERROR") == 0) {
+    // Nothing parsed as a module: the root itself is the ERROR (its children are loose tokens
+    // and the statements that did parse, which report their own errors).
+    auto below_root = [&](TSNode n) { return !ts_node_eq(n, root); };
+    for (const SyntaxError& e : CollectSyntaxErrors(root, doc.Text(), below_root)) {
+      if (e.range.begin == ts_node_start_byte(root)) root_errors.push_back(SyntaxDiagnostic(e));
+    }
+    std::stable_sort(root_errors.begin(), root_errors.end(), ByPosition);
+  }
   size_t next_root = 0;
   for (const Slot& slot : order) {
     while (next_root < root_errors.size() && root_errors[next_root].range.begin <= slot.start) {
@@ -1081,12 +1197,35 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
       ApplySuppressions(doc, InComments(doc, directives), diagnostics, &unused_suppressions);
 }
 
-void Analyzer::Impl::DropOrphans(uint64_t gen) {
+void Analyzer::Impl::DropOrphans(uint64_t gen, size_t functions) {
   for (const void* id : orphans) {
     Cached* c = cache.Find(id);
-    if (c != nullptr && c->generation != gen && c->reclaimable == gen) cache.Erase(id);
+    if (c != nullptr && c->generation != gen && c->reclaimable == gen) ToLimbo(id, gen);
   }
   orphans.clear();
+  peak_functions = std::max(peak_functions, functions);
+  if (in_limbo == 0) return;
+  uint64_t oldest_kept = gen >= kLimboRuns ? gen - kLimboRuns + 1 : 0;
+  size_t bound = peak_functions + peak_functions / 2 + 64;
+  if (cache.Size() > bound) {
+    // Keep the newest entries in limbo that fit.
+    std::vector<uint64_t> ages;
+    cache.ForEach([&](const Cached& c) {
+      if (c.limbo != 0) ages.push_back(c.limbo);
+    });
+    size_t excess = std::min(ages.size(), cache.Size() - bound);
+    if (excess > 0) {
+      std::nth_element(ages.begin(), ages.begin() + static_cast<long>(excess - 1), ages.end());
+      oldest_kept = std::max(oldest_kept, ages[excess - 1] + 1);
+    }
+  } else if (gen % 16 != 0) {
+    return;
+  }
+  cache.EraseIf([&](const Cached& c) {
+    bool expired = c.limbo != 0 && c.limbo < oldest_kept;
+    if (expired) --in_limbo;
+    return expired;
+  });
 }
 
 void Analyzer::Run(const Document& doc) {
@@ -1124,7 +1263,8 @@ void Analyzer::Run(const Document& doc) {
   } else {
     impl.suppressions_known = false;
   }
-  impl.DropOrphans(run.gen);
+  impl.DropOrphans(run.gen, static_cast<size_t>(stats_.functions));
+  stats_.functions_cached = static_cast<int>(impl.cache.Size());
   // Keep the analysed tree alive so cached node identities cannot be reused by new nodes.
   TSTree* copy = ts_tree_copy(doc.Tree());
   if (impl.held != nullptr) ts_tree_delete(impl.held);

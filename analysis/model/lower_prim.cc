@@ -38,6 +38,22 @@ constexpr BufferCtor kBufferCtors[] = {
     {"buffer_decl", BufferDecl::Origin::kBufferCtor, 0, 1, 5},
 };
 
+// Whether broken text holds what reads as a store: `]`, blanks, an assignment operator (`=`,
+// `+=`, `//=`, ...; not `==`, `<=`, `>=`).
+bool HasStoreText(std::string_view t) {
+  static const char* const kAugmented[] = {"", "+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "@"};
+  for (size_t i = t.find(']'); i != std::string_view::npos; i = t.find(']', i + 1)) {
+    size_t j = t.find_first_not_of(" \t", i + 1);
+    if (j == std::string_view::npos) return false;
+    size_t k = t.find_first_not_of("+-*/%&|^<>@", j);
+    if (k == std::string_view::npos || t[k] != '=' || (k + 1 < t.size() && t[k + 1] == '=')) continue;
+    for (const char* op : kAugmented) {
+      if (t.substr(j, k - j) == op) return true;
+    }
+  }
+  return false;
+}
+
 const BufferCtor* FindCtor(const std::string& name) {
   for (const BufferCtor& c : kBufferCtors) {
     if (name == c.name) return &c;
@@ -100,10 +116,14 @@ class PrimLowering {
     }
     fn_->prim.returns_value = !ts_node_is_null(Field(func_, "return_type")) &&
                               TextOf(Field(func_, "return_type"), text_) != "None";
-    // Stores to buffers make a direct call impure; known before the body is lowered.
+    // Stores to buffers make a direct call impure; known before the body is lowered. In text
+    // that does not parse, a store may sit inside an ERROR node: `] =` there counts too, so that
+    // a half-typed line does not change what callers see (and re-lower them) on every keystroke.
     fn_->prim.writes = false;
     ForEachNode(body, [&](TSNode n) {
       if ((Is(n, "assignment") || Is(n, "augmented_assignment")) && Is(Field(n, "left"), "subscript")) {
+        fn_->prim.writes = true;
+      } else if (Is(n, "ERROR") && HasStoreText(TextOf(n, text_))) {
         fn_->prim.writes = true;
       }
       return !fn_->prim.writes;

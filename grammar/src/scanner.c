@@ -255,25 +255,34 @@ static bool scan_string_content(Scanner *s, TSLexer *lexer, const bool *valid_sy
 }
 
 // Scans a string prefix and opening quote(s): `"`, `'''`, `rb"`, `F'`, ...
+// The delimiter flags of one string prefix letter; false for a letter that is none.
+static bool prefix_flag(int32_t c, uint8_t *delimiter) {
+  if (c == 'r' || c == 'R') {
+    *delimiter |= kRaw;
+  } else if (c == 'f' || c == 'F') {
+    *delimiter |= kFormat;
+  } else if (c == 'b' || c == 'B') {
+    *delimiter |= kBytes;
+  } else if (c != 'u' && c != 'U') {  // `u`: Python 2's unicode marker, accepted
+    return false;
+  }
+  return true;
+}
+
+static bool scan_string_quote(Scanner *s, TSLexer *lexer, uint8_t delimiter);
+
 static bool scan_string_start(Scanner *s, TSLexer *lexer) {
   uint8_t delimiter = 0;
   int prefix_length = 0;
-  for (;;) {
-    int32_t c = lexer->lookahead;
-    if (c == 'r' || c == 'R') {
-      delimiter |= kRaw;
-    } else if (c == 'f' || c == 'F') {
-      delimiter |= kFormat;
-    } else if (c == 'b' || c == 'B') {
-      delimiter |= kBytes;
-    } else if (c == 'u' || c == 'U') {
-      // Python 2 unicode marker; meaningless in Python 3 but accepted.
-    } else {
-      break;
-    }
+  while (prefix_flag(lexer->lookahead, &delimiter)) {
     if (++prefix_length > 2) return false;
     advance(lexer);
   }
+  return scan_string_quote(s, lexer, delimiter);
+}
+
+// After a string's prefix (consumed, its flags in `delimiter`): the opening quote.
+static bool scan_string_quote(Scanner *s, TSLexer *lexer, uint8_t delimiter) {
   if (at_eof(lexer)) return false;
   int32_t quote = lexer->lookahead;
   if (quote != '"' && quote != '\'') return false;
@@ -435,13 +444,23 @@ static bool starts_binding(TSLexer *lexer) {
   return false;
 }
 
-// The next line starts with a keyword that only begins a statement, never continues an
-// expression. Advances the lexer.
-static bool starts_statement(TSLexer *lexer) {
+// `word` (just peeked, the lexer after it) is a keyword that only begins a statement and never
+// continues an expression: valid Python has no such line inside brackets.
+static bool is_statement_keyword(TSLexer *lexer, const char *word, size_t length, size_t capacity) {
   static const char *const kWords[] = {"def", "class", "return", "import", "pass", "break",
                                        "continue", "raise", "del", "global", "nonlocal",
                                        "assert", "while", "with", "try", "except", "finally",
                                        "elif"};
+  int32_t c = lexer->lookahead;
+  // A keyword only when a space, `:` or the line end follows (`return_value` is a name).
+  return length > 0 && length < capacity &&
+         (c == ' ' || c == '\t' || c == ':' || c == '\n' || c == '\r' || c == '(' || at_eof(lexer)) &&
+         word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]));
+}
+
+// The next line starts with a keyword that only begins a statement, a decorator, or a binding.
+// Advances the lexer.
+static bool starts_statement(TSLexer *lexer) {
   if (lexer->lookahead == '@') {
     advance(lexer);
     return (lexer->lookahead >= 'a' && lexer->lookahead <= 'z') ||
@@ -450,14 +469,27 @@ static bool starts_statement(TSLexer *lexer) {
   char word[16];
   size_t length = peek_word(lexer, word, sizeof(word));
   if (length == 0) return false;
-  int32_t c = lexer->lookahead;
-  // A keyword only when a space, `:` or the line end follows (`return_value` is a name).
-  if (length < sizeof(word) &&
-      (c == ' ' || c == '\t' || c == ':' || c == '\n' || c == '\r' || c == '(' || at_eof(lexer)) &&
-      word_in(word, length, kWords, sizeof(kWords) / sizeof(kWords[0]))) {
-    return true;
-  }
+  if (is_statement_keyword(lexer, word, length, sizeof(word))) return true;
   return starts_binding(lexer);
+}
+
+// Ends brackets that were never closed, at the start of a line that cannot be inside them: the
+// innermost one with a zero-width closer when the parser can take one (`R.add(x,` gets its `)`;
+// the tree keeps its shape and the empty token is reported as a missing bracket), otherwise all
+// of them with a NEWLINE the parser does not expect, so that error recovery stays inside the
+// broken statement instead of swallowing the following lines.
+static bool end_open_brackets(Scanner *s, TSLexer *lexer, const bool *valid_symbols, bool error_recovery) {
+  if (s->depth <= kMaxOpenTypes) {
+    enum TokenType closer = (enum TokenType)s->open_types[s->depth - 1];
+    if (valid_symbols[closer] && !error_recovery) {
+      s->depth--;
+      lexer->result_symbol = closer;
+      return true;
+    }
+  }
+  s->depth = 0;
+  lexer->result_symbol = NEWLINE;
+  return true;
 }
 
 // Produces layout tokens (NEWLINE, INDENT, DEDENT) at a line break or at end of input, and
@@ -544,21 +576,27 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
       bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@';
       if (at_eof(lexer) || word) {
         // starts_statement moves the lexer: this path always returns.
-        if (at_eof(lexer) || starts_statement(lexer)) {
-          // Close the innermost bracket with a zero-width closer when the parser can take one
-          // (`R.add(x,` gets its `)`): the tree keeps its shape and the empty token is reported
-          // as a missing bracket. Otherwise end the statement with an unexpected NEWLINE.
-          if (s->depth <= kMaxOpenTypes) {
-            enum TokenType closer = (enum TokenType)s->open_types[s->depth - 1];
-            if (valid_symbols[closer] && !error_recovery) {
-              s->depth--;
-              lexer->result_symbol = closer;
-              return true;
-            }
-          }
-          s->depth = 0;
-          lexer->result_symbol = NEWLINE;
-          return true;
+        if (at_eof(lexer) || starts_statement(lexer)) return end_open_brackets(s, lexer, valid_symbols, error_recovery);
+        return false;
+      }
+    }
+    // Inside brackets, a line indented deeper than the statement that starts with a keyword that
+    // only begins a statement: the body below a signature whose bracket is still open
+    // (`def f(x: R.Tensor((4,), ` then `with R.dataflow():`). Peeking the word moves the lexer,
+    // so a string prefix met on the way (`f"`, `rb'`) is scanned on as the string start it is.
+    if (within_brackets && first_comment_indent == -1 && !at_eof(lexer) && indent > current_indent(s)) {
+      int32_t c = lexer->lookahead;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        char word[16];
+        size_t length = peek_word(lexer, word, sizeof(word));
+        if (is_statement_keyword(lexer, word, length, sizeof(word))) {
+          return end_open_brackets(s, lexer, valid_symbols, error_recovery);
+        }
+        uint8_t delimiter = 0;
+        bool prefix = length <= 2;
+        for (size_t i = 0; i < length && prefix; i++) prefix = prefix_flag(word[i], &delimiter);
+        if (prefix && valid_symbols[STRING_START] && first_comment_indent == -1) {
+          return scan_string_quote(s, lexer, delimiter);
         }
         return false;
       }

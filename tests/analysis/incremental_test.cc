@@ -267,7 +267,7 @@ def test_other():
   s.ExpectSameAsFresh();
 }
 
-TEST(Incremental, AliasChangeReanalysesEverything) {
+TEST(Incremental, AliasChangeReanalysesEverythingUnlessTheAliasesWereSeenBefore) {
   Session s(kModule);
   s.Replace("from tvm.script import relax as R", "from tvm.script import relax as rx");
   // `R` is still the default alias; the Relax functions are found and analysed again.
@@ -275,6 +275,13 @@ TEST(Incremental, AliasChangeReanalysesEverything) {
   s.ExpectSameAsFresh();
   s.Replace("from tvm.script import tir as T", "from tvm.script import tirx as T");
   EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 4);
+  s.ExpectSameAsFresh();
+  // Back to aliases seen before: the results lowered under them come back from limbo.
+  s.Replace("from tvm.script import tirx as T", "from tvm.script import tir as T");
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 0);
+  s.ExpectSameAsFresh();
+  s.Replace("from tvm.script import relax as rx", "from tvm.script import relax as R");
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 0);
   s.ExpectSameAsFresh();
 }
 
@@ -377,12 +384,54 @@ TEST(Incremental, TypingAtTheEndOfAFunctionScansTwoStatements) {
     size_t end = s.doc.Text().find('\n', at);
     s.doc.ApplyEdits(std::vector<ByteEdit>{{static_cast<uint32_t>(at), static_cast<uint32_t>(end), typed}});
     s.analyzer.Run(s.doc);
-    EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 1);
+    // Back to the original text (""), the function's results come back from limbo.
+    EXPECT_EQ(s.analyzer.Stats().functions_analyzed, *typed != '\0' ? 1 : 0);
     // 17 of 121 measured: the statements whose nodes tree-sitter rebuilt around the edit's reach
     // (ReparseReach), found again by text.
     EXPECT_LE(s.analyzer.Stats().statements_scanned, 17) << "of " << s.analyzer.Stats().statements;
     s.ExpectSameAsFresh();
   }
+}
+
+// A string or bracket opened above every unit and never closed hides them all (the file has no
+// module left, or its root is one ERROR): a file that spells TVMScript still reports the syntax
+// error instead of going silent, from scratch and after the keystroke that opened it.
+TEST(Incremental, TextHidingEveryUnitReportsItsSyntaxError) {
+  const std::string unit = "@R.function\ndef f(x: R.Tensor((2,), \"float32\")):\n    return x\n";
+  for (const char* opener : {"doc = \"\"\"\n", "x = [1, \"\"\"\n", "print(1, \"\"\"\n", "x = (\n"}) {
+    SCOPED_TRACE(opener);
+    Session s(std::string("from tvm.script import relax as R\n\n") + "# here\n\n" + unit);
+    EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+    s.Replace("# here\n", opener);
+    ASSERT_FALSE(s.analyzer.Diagnostics().empty());
+    for (const Diagnostic* d : s.analyzer.Diagnostics()) EXPECT_EQ(d->code, "syntax-error");
+    s.ExpectSameAsFresh();
+    s.Replace(opener, "# here\n");
+    EXPECT_TRUE(s.analyzer.Diagnostics().empty()) << Render(s.analyzer);
+  }
+  // Text that spells no TVMScript stays silent, broken or not.
+  Session plain("x = [1, \"\"\"\ny = 2\n");
+  EXPECT_TRUE(plain.analyzer.Diagnostics().empty()) << Render(plain.analyzer);
+}
+
+// Limbo is bounded: alias sets that come and go (each one sets the file's results aside and
+// lowers them anew) never keep more than half as many results again as the file has functions
+// (+64), and results in limbo for too long are gone.
+TEST(Incremental, LimboStaysBounded) {
+  Session s(ManyFunctions(120) + "# tall\n");
+  const std::string header = "from tvm.script import relax as R";
+  ASSERT_NE(s.doc.Text().find(header), std::string::npos);
+  std::string alias = "R";
+  for (int k = 0; k < 6; ++k) {
+    std::string next = "R" + std::to_string(k);
+    s.Replace("from tvm.script import relax as " + alias, "from tvm.script import relax as " + next);
+    alias = next;
+    EXPECT_LE(s.analyzer.Stats().functions_cached, 120 + 60 + 64) << alias;
+  }
+  s.ExpectSameAsFresh();
+  // 300 runs later (edits outside every function), nothing is left in limbo.
+  for (int k = 0; k < 300; ++k) s.Replace(k % 2 ? "# tail" : "# tall", k % 2 ? "# tall" : "# tail");
+  EXPECT_EQ(s.analyzer.Stats().functions_cached, 120);
 }
 
 // A first analysis on several threads reports exactly what one thread reports, on every example
