@@ -45,6 +45,7 @@ struct RunStats {
   int functions_analyzed = 0;  // re-lowered and re-checked in this run
   int statements = 0;          // top-level statements in the file
   int statements_scanned = 0;  // looked at in this run (the rest were moved by the edit log)
+  int pipelines = 0;           // pipelines of passes in the file (model/pipeline.h)
 };
 
 class Analyzer {
