@@ -12,6 +12,8 @@ namespace {
 
 // Longer lists and chains are not followed (the check is quadratic in a pipeline's length).
 constexpr size_t kMaxSteps = 1000;
+// Deeper expressions (`a + b + ...`, nested applications) are unknown: no deep recursion.
+constexpr int kMaxDepth = 100;
 
 // What a Python name holds, as far as pipelines go.
 struct Value {
@@ -77,6 +79,7 @@ class Finder {
   struct Scope {
     Vars vars;
     PipelineCond cond;  // the branches the statements being followed sit in
+    bool function = false;  // the body of a function
     std::vector<std::vector<PipelineStep>> chains;  // module chains of two applications or more
   };
 
@@ -160,7 +163,8 @@ class Finder {
       }
       return;
     }
-    if (Is(e, "conditional_expression")) {
+    if (Is(e, "conditional_expression") && depth_ < kMaxDepth) {
+      ++depth_;
       uint32_t choice = next_choice_++;
       uint32_t arm = 0;
       for (const char* field : {"consequence", "alternative"}) {
@@ -174,6 +178,7 @@ class Finder {
         ++arm;
       }
       Eval(Field(e, "condition"), s, consumed, false);
+      --depth_;
       return;
     }
     if (Is(e, "call") || Is(e, "identifier")) {
@@ -192,7 +197,14 @@ class Finder {
   // What expression `e` evaluates to. `direct`: `e` is the list given to Sequential itself (its
   // steps stay movable). Names read are added to `consumed`.
   Value Eval(TSNode e, Scope* s, std::set<const void*>* consumed, bool direct) {
-    e = Unparen(e);
+    if (depth_ >= kMaxDepth) return Unknown();
+    ++depth_;
+    Value v = EvalNode(Unparen(e), s, consumed, direct);
+    --depth_;
+    return v;
+  }
+
+  Value EvalNode(TSNode e, Scope* s, std::set<const void*>* consumed, bool direct) {
     if (ts_node_is_null(e)) return Unknown();
     if (Is(e, "list") || Is(e, "tuple")) {
       Value v;
@@ -281,11 +293,18 @@ class Finder {
   }
 
   void Statement(TSNode n, Scope* s) {
-    if (ts_node_is_null(n) || skip_.count(n.id) > 0) return;
+    if (ts_node_is_null(n) || skip_.count(n.id) > 0 || depth_ >= kMaxDepth) return;
+    ++depth_;
+    StatementNode(n, s);
+    --depth_;
+  }
+
+  void StatementNode(TSNode n, Scope* s) {
     if (Is(n, "decorated_definition")) {
       Statement(Field(n, "definition"), s);
     } else if (Is(n, "function_definition") || Is(n, "class_definition")) {
       Scope inner;
+      inner.function = Is(n, "function_definition");
       Block(Field(n, "body"), &inner);
       Finish(&inner);
       Taint(n, s, {});  // a list the body names may change whenever it runs
@@ -295,7 +314,15 @@ class Finder {
     } else if (Is(n, "return_statement")) {
       ScanSequentials(n, s);
       std::set<const void*> consumed;
-      for (TSNode e : NamedChildren(n)) Record(Eval(e, s, &consumed, false), s);
+      for (TSNode e : NamedChildren(n)) {
+        // A function returning a list of passes builds a pipeline, or a piece of one (TVM's
+        // backend/*/pipeline.py: `return [...]` joined by `+` in another function): checked on
+        // its own, it starts as after an unknown pass.
+        Value v = Eval(e, s, &consumed, /*direct=*/true);
+        Record(v, s);
+        bool passes = std::any_of(v.steps.begin(), v.steps.end(), [](const PipelineStep& st) { return !st.pass.empty(); });
+        if (v.kind == Value::Kind::kList && s->function && passes) Add(std::move(v.steps));
+      }
       Taint(n, s, consumed);
     } else if (Is(n, "if_statement")) {
       If(n, s);
@@ -450,7 +477,7 @@ class Finder {
     uint32_t choice = next_choice_++;
     std::vector<Vars> states;
     for (size_t k = 0; k < arms.size(); ++k) {
-      Scope arm{s->vars, s->cond, {}};
+      Scope arm{s->vars, s->cond, s->function, {}};
       PipelineStep probe;
       probe.cond = s->cond;
       AddArm(&probe, choice, static_cast<uint32_t>(k));
@@ -521,7 +548,7 @@ class Finder {
     TSNode left = Field(n, "left");
     std::vector<Vars> after;
     for (size_t k = 0; k < bodies.size(); ++k) {
-      Scope body{before, s->cond, {}};
+      Scope body{before, s->cond, s->function, {}};
       PipelineStep probe;
       probe.cond = s->cond;
       AddArm(&probe, choice, static_cast<uint32_t>(k));
@@ -660,6 +687,7 @@ class Finder {
   const Aliases& aliases_;
   std::vector<Pipeline>* out_;
   uint32_t next_choice_ = 0;
+  int depth_ = 0;  // of Eval, against deeply nested expressions
 };
 
 // Whether the statement may build a pipeline: it names Sequential, a transform module or an
