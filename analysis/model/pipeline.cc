@@ -293,7 +293,14 @@ class Finder {
   }
 
   void Statement(TSNode n, Scope* s) {
-    if (ts_node_is_null(n) || skip_.count(n.id) > 0 || depth_ >= kMaxDepth) return;
+    if (ts_node_is_null(n) || depth_ >= kMaxDepth) return;
+    // A definition (a TVMScript unit too) binds its name anew.
+    TSNode def = Is(n, "decorated_definition") ? Field(n, "definition") : n;
+    if (Is(def, "function_definition") || Is(def, "class_definition")) {
+      auto it = s->vars.find(std::string(TextOf(Field(def, "name"), text_)));
+      if (it != s->vars.end()) it->second = Unknown();
+    }
+    if (skip_.count(n.id) > 0 || skip_.count(def.id) > 0) return;
     ++depth_;
     StatementNode(n, s);
     --depth_;
@@ -574,7 +581,10 @@ class Finder {
   // call, named in a nested function, bound anew) is unknown from here on; a module that may
   // change (an element assigned, bound anew) gets an unknown step.
   void Taint(TSNode n, Scope* s, const std::set<const void*>& consumed, bool rebinds = false) {
-    if (s->vars.empty()) return;
+    bool tracked = std::any_of(s->vars.begin(), s->vars.end(), [](const auto& v) {
+      return v.second.kind == Value::Kind::kList || v.second.kind == Value::Kind::kModule;
+    });
+    if (!tracked) return;
     ForEachNode(n, [&](TSNode m) {
       if (skip_.count(m.id) > 0) return false;
       if (!Is(m, "identifier") || consumed.count(m.id) > 0) return true;
