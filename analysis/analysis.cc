@@ -310,6 +310,7 @@ struct Analyzer::Impl {
   Aliases aliases;                                       // as of the last run
   uint64_t discovery_hash = AliasSetHash(Aliases{});  // of the aliases discovery used
   uint64_t alias_hash = 0;                               // of what lowering used
+  uint64_t pass_alias_hash = 0;                          // of what pipelines used
   int64_t upper_bound = 0;
   bool expected_failures = true;  // AnalysisOptions::expected_failures of the cached results
   uint64_t generation = 0;
@@ -742,10 +743,14 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   std::set<const void*> units = function_nodes;
   for (const FoundModule& m : top->found.modules) units.insert(m.node.id);
   std::vector<Pipeline> pipelines;
-  if (!IsLargeError(top->node)) FindPipelines(top->node, text, units, &pipelines);
+  if (!IsLargeError(top->node)) FindPipelines(top->node, text, units, *base.aliases, &pipelines);
   top->pipelines = static_cast<int>(pipelines.size());
+  // A pipeline may be part of another (a Sequential applied in a chain): each problem once.
+  std::set<std::pair<std::pair<uint32_t, uint32_t>, std::string>> reported;
   for (const Pipeline& p : pipelines) {
-    for (Diagnostic& d : check::PassOrder(p)) top->diagnostics.push_back(std::move(d));
+    for (Diagnostic& d : check::PassOrder(p)) {
+      if (reported.insert({{d.range.begin, d.range.end}, d.message}).second) top->diagnostics.push_back(std::move(d));
+    }
   }
   for (const Discovery::MacroArgument& m : top->found.macro_arguments) {
     top->diagnostics.push_back(check::MacroDecoratorArgument(RangeOf(m.argument), m.spelling));
@@ -1038,6 +1043,12 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
       alias_hash = lowering_hash;
       tops.ForEach([](Top& top) { top.analysed = false; });
     }
+    // Pipelines read the names of TVM's pass modules: every statement is assembled again (its
+    // functions' lowering is kept).
+    if (uint64_t pass_hash = PassAliasHash(found); pass_hash != pass_alias_hash) {
+      pass_alias_hash = pass_hash;
+      tops.ForEach([](Top& top) { top.analysed = false; });
+    }
     if (discovery_hash_now == discovery_hash || attempt >= kMaxDiscoveryAttempts) break;
     // What discovery found may be wrong: start over with the new aliases.
     discovery_hash = discovery_hash_now;
@@ -1143,6 +1154,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
   AnalyzeTops(todo, doc.Text(), base_ctx, options.threads, stats);
   for (const Slot& slot : order) {
     stats->functions += slot.top->functions;
+    stats->pipelines += slot.top->pipelines;
     has_tvmscript = has_tvmscript || !slot.top->found.modules.empty() || !slot.top->found.standalone.empty() ||
                    slot.top->pipelines > 0;
   }

@@ -46,6 +46,7 @@ struct RunStats {
   int statements = 0;          // top-level statements in the file
   int statements_scanned = 0;  // looked at in this run (the rest were moved by the edit log)
   int functions_cached = 0;    // function results kept after this run: in use, and in limbo
+  int pipelines = 0;           // pipelines of passes in the file (model/pipeline.h)
 };
 
 class Analyzer {

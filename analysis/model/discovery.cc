@@ -18,6 +18,11 @@ void AddAlias(Aliases* a, bool* saw_tir, bool* saw_tirx, const std::string& modu
   }
   if (module == "ir") a->ir.insert(alias);
   if (module == "tvm") a->tvm.insert(alias);
+  if (module == "py.relax") a->py_relax.insert(alias);
+  if (module == "py.relax.transform") a->py_relax_transform.insert(alias);
+  if (module == "py.ir.transform") a->py_ir_transform.insert(alias);
+  if (module == "py.pass.*") a->py_pass_star = true;
+  if (module.rfind("py.pass:", 0) == 0) a->py_passes[alias] = module.substr(std::strlen("py.pass:"));
 }
 
 // The printer's header: `# from tvm.script import tir as T` comments before the object.
@@ -51,6 +56,24 @@ class Discoverer {
     }
   }
 
+  // The names of TVM's pass modules and passes an import binds (Aliases::py_*).
+  void PassAlias(const std::string& module, const std::string& name, const std::string& alias) {
+    std::string kind;
+    if ((module == "tvm" && name == "relax") || (module.empty() && name == "tvm.relax")) kind = "py.relax";
+    if ((module == "tvm.relax" && name == "transform") || (module.empty() && name == "tvm.relax.transform")) {
+      kind = "py.relax.transform";
+    }
+    if (((module == "tvm" || module == "tvm.ir") && name == "transform") ||
+        (module.empty() && (name == "tvm.transform" || name == "tvm.ir.transform"))) {
+      kind = "py.ir.transform";
+    }
+    if (module == "tvm.relax.transform") kind = "py.pass:" + name;
+    if ((module == "tvm.transform" || module == "tvm.ir.transform") && (name == "Sequential" || name == "PrintIR")) {
+      kind = "py.pass:" + name;
+    }
+    if (!kind.empty()) out_->alias_adds.emplace_back(kind, alias);
+  }
+
   void Import(TSNode stmt) {
     if (Is(stmt, "import_from_statement")) {
       TSNode mod = Field(stmt, "module_name");
@@ -61,6 +84,7 @@ class Discoverer {
         if (ts_node_eq(c, mod)) continue;
         if (Is(c, "wildcard_import")) {
           out_->star_import = true;
+          if (module == "tvm.relax.transform") out_->alias_adds.emplace_back("py.pass.*", "*");
           continue;
         }
         std::string name, alias;
@@ -75,6 +99,7 @@ class Discoverer {
         }
         any = true;
         Name(alias);
+        PassAlias(module, name, alias);
         if (script) AddAlias(name, alias);
         if (module == "tvm" && name == "script") AddAlias("tvm", alias);
       }
@@ -85,6 +110,7 @@ class Discoverer {
           std::string name(TextOf(Field(c, "name"), text_));
           std::string alias(TextOf(Field(c, "alias"), text_));
           Name(alias);
+          PassAlias("", name, alias);
           if (name == "tvm.script.relax") AddAlias("relax", alias);
           if (name == "tvm.script.tir") AddAlias("tir", alias);
           if (name == "tvm.script.tirx") AddAlias("tirx", alias);
@@ -355,6 +381,16 @@ uint64_t AliasSetHash(const Aliases& a) {
     s += ";";
   }
   return HashString(s);
+}
+
+uint64_t PassAliasHash(const Aliases& a) {
+  std::string s;
+  for (const auto* set : {&a.py_relax, &a.py_relax_transform, &a.py_ir_transform}) {
+    for (const std::string& n : *set) s += n + ",";
+    s += ";";
+  }
+  for (const auto& [alias, name] : a.py_passes) s += alias + "=" + name + ",";
+  return HashString(a.py_pass_star ? "*" : "", HashString(s));
 }
 
 uint64_t AliasHash(const Aliases& a) {

@@ -80,6 +80,8 @@ std::optional<std::pair<std::string, std::string>> HeaderComment(std::string_vie
 /// Hashes of the alias sets (what discovery depends on), and of the sets plus the era flags.
 uint64_t AliasSetHash(const Aliases& a);
 uint64_t AliasHash(const Aliases& a);
+/// Hash of the names of TVM's pass modules and passes (Aliases::py_*): what pipelines depend on.
+uint64_t PassAliasHash(const Aliases& a);
 
 }  // namespace tvmls::analysis
 

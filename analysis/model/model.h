@@ -30,6 +30,16 @@ struct Aliases {
   std::set<std::string> tir = {"T"};
   /// Names of the `tvm` package (`tvm.script.ir_module`).
   std::set<std::string> tvm = {"tvm"};
+  /// Python names of TVM's pass modules and passes, for pipelines (model/pipeline.h): the
+  /// `tvm.relax` package (`from tvm import relax as rx`), `tvm.relax.transform`
+  /// (`from tvm.relax import transform`), `tvm.ir.transform` (`from tvm import transform`), and
+  /// passes imported by name (`from tvm.relax.transform import FoldConstant as FC`: FC ->
+  /// FoldConstant; also `Sequential` and `PrintIR` from tvm.ir.transform).
+  std::set<std::string> py_relax = {"relax"};
+  std::set<std::string> py_relax_transform;
+  std::set<std::string> py_ir_transform;
+  std::map<std::string, std::string> py_passes;
+  bool py_pass_star = false;  // `from tvm.relax.transform import *`
   /// Classic (`tir`, T.block), current (`tirx`, T.sblock), or both accepted (nothing said).
   bool classic = true;
   bool current = true;

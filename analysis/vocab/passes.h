@@ -21,13 +21,17 @@ namespace tvmls::vocab {
 
 /// A state of the module that a pass may need, break or establish (bit flags).
 enum PassProperty : uint32_t {
-  /// Dataflow blocks hold only pure calls (what the well-formed check requires).
+  /// Dataflow blocks hold no kill (R.memory.kill_tensor / kill_storage, R.vm.kill_object): the
+  /// impure calls KillAfterLastUse inserts.
   kPureDataflowBlocks = 1u << 0,
   /// Dataflow blocks may be present (ToNonDataflow removes them all).
   kDataflowBlocks = 1u << 1,
   /// Output allocations are still `R.builtin.alloc_tensor` (what memory planning rewrites);
   /// LowerAllocTensor lowers every remaining one.
   kBuiltinAllocTensors = 1u << 2,
+  /// No `R.builtin.alloc_tensor` is left (LowerRuntimeBuiltin throws on one); CallTIRRewrite
+  /// emits them, LowerAllocTensor lowers them all.
+  kNoBuiltinAllocTensors = 1u << 3,
 };
 
 struct PassInfo {
@@ -46,6 +50,9 @@ const PassInfo* FindPass(std::string_view name);
 /// inserted ..."); and why `pass` needs it ("FoldConstant folds ..."). `property` is one bit.
 const char* PropertyBrokenText(PassProperty property);
 const char* PropertyNeededText(PassProperty property);
+/// Whether moving a pass before the one that broke `property` is a fix (false where the real fix
+/// is another pass in between).
+bool PropertyMoveFixes(PassProperty property);
 
 }  // namespace tvmls::vocab
 

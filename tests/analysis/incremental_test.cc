@@ -285,6 +285,33 @@ TEST(Incremental, AliasChangeReanalysesEverythingUnlessTheAliasesWereSeenBefore)
   s.ExpectSameAsFresh();
 }
 
+TEST(Incremental, PassImportChangeReassemblesPipelinesWithoutRelowering) {
+  // Whether `KillAfterLastUse` names TVM's pass depends on an import elsewhere in the file.
+  Session s(std::string(kModule) + R"(
+
+from tvm.relax.transform import FoldConstant, KillAfterLastUse
+
+
+def pipeline(mod):
+    mod = KillAfterLastUse()(mod)
+    mod = FoldConstant()(mod)
+    return mod
+)");
+  auto warnings = [&] {
+    return std::count_if(s.analyzer.Diagnostics().begin(), s.analyzer.Diagnostics().end(),
+                         [](const Diagnostic* d) { return d->code == "pass-order"; });
+  };
+  EXPECT_EQ(warnings(), 1);
+  EXPECT_EQ(s.analyzer.Stats().pipelines, 1);
+  s.Replace("from tvm.relax.transform import", "from my_project.transform import");
+  EXPECT_EQ(warnings(), 0);
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 0);
+  s.ExpectSameAsFresh();
+  s.Replace("from my_project.transform import", "from tvm.relax.transform import");
+  EXPECT_EQ(warnings(), 1);
+  s.ExpectSameAsFresh();
+}
+
 TEST(Incremental, BreakingAndRepairingAFunction) {
   Session s(kModule);
   s.Replace("z = R.add(x, x)", "z = R.add(x, x");
