@@ -10,8 +10,20 @@
 //    provably >= the extent or < 0 under the facts there. Anything not proved is silent, and so
 //    are views (`data=`, `strides=`, `elem_offset=`) for loop-dependent indices. Regions
 //    (`A[0:4]`, T.reads/T.writes) are not points: bounds are not checked.
+//  - Compacted buffers (check::CompactedAccess: `T.alloc_buffer`/`T.sblock_alloc_buffer` in a
+//    block below a loop or another block; not the root block's, parameters, match_buffer or
+//    decl_buffer): TVM's default lowering moves the allocation to the lowest scope common to its
+//    loads and stores (PlanAndUpdateBufferAllocationLocation) and CompactBufferAllocation
+//    (is_strict=True by default) rebuilds each dimension from what one instance of that scope
+//    accesses, loops around it fixed: origin max(0, min), extent at most the declared one. So a
+//    negative index is still an error, but reaching past the end is one only when the index alone
+//    spans more values than the extent with the loops around that common scope fixed (judged at
+//    the end of the function, once every access is known; a constant never is). Accesses tvmls
+//    does not see only lower the common scope it computes, which relaxes fewer loops: sound.
 //  - Range: the indices (arity) or the index at fault (bounds); related: the declared shape, and
 //    the innermost loop involved.
+#include <map>
+
 #include "check/check.h"
 #include "types/struct_info.h"
 
@@ -35,6 +47,7 @@ class BufferIndexCheck : public Check {
       return;
     }
     if (a.region || count != rank) return;
+    if (a.compacted) NoteAccessPath(*a.compacted);
     for (size_t k = 0; k < rank; ++k) {
       if (!a.indices[k].value) {
         if (a.indices[k].reach && !b.view) CheckReach(a, k, declared, sink);
@@ -42,7 +55,8 @@ class BufferIndexCheck : public Check {
       }
       const std::optional<int64_t>& idx = a.indices[k].value;
       std::optional<int64_t> dim = (*b.shape)[k].AsConst();
-      if (!idx || !dim || (*idx >= 0 && *idx < *dim)) continue;
+      // A constant spans one value: past the end, compaction rebases it (see the contract).
+      if (!idx || !dim || (*idx >= 0 && (*idx < *dim || a.compacted))) continue;
       Diagnostic& d = sink.Add(a.indices[k].range, Severity::kError, "buffer-index-out-of-bounds",
                                "index " + std::to_string(*idx) + " is out of bounds for dimension " +
                                    std::to_string(k) + " of buffer `" + a.name + "` (extent " +
@@ -51,20 +65,63 @@ class BufferIndexCheck : public Check {
     }
   }
 
+  // Compacted buffers: an index past the end is wrong only when it spans more values than the
+  // extent within one instance of the lowest scope common to every access of the allocation.
+  void OnFunctionEnd(Sink& sink) override {
+    for (const Pending& p : pending_) {
+      const size_t fixed = common_.at(p.alloc).size();
+      if (fixed >= p.within.size() || !p.within[fixed]) continue;
+      const IndexReach& w = *p.within[fixed];
+      if (w.facts.ProveLessEqual(p.dim, w.max - w.min) != arith::Tri::kProved) continue;
+      Diagnostic& d = sink.Add(p.range, Severity::kError, "buffer-index-out-of-bounds",
+                               "`" + p.text + "` spans [" + w.min.ToString() + ", " + w.max.ToString() +
+                                   "] on dimension " + std::to_string(p.k) + " of buffer `" + p.name +
+                                   "` (extent " + p.dim.ToString() + ") within one instance of the scope that "
+                                   "allocates it (" + w.loops + "): " + (w.max - w.min + 1).ToString() +
+                                   " values, more than TVM's buffer compaction keeps");
+      if (!p.shape_range.empty()) d.related.push_back({p.shape_range, p.declared});
+      if (!w.loop_range.empty()) d.related.push_back({w.loop_range, "the loop"});
+    }
+    pending_.clear();
+    common_.clear();
+  }
+
  private:
+  // An index past the end of a compacted buffer, judged at the end of the function.
+  struct Pending {
+    uint32_t alloc = 0;
+    TextRange range;
+    std::string text, name, declared;
+    size_t k = 0;
+    arith::Expr dim;
+    TextRange shape_range;
+    std::vector<std::optional<IndexReach>> within;
+  };
+
+  // The scopes common to every access of the allocation so far.
+  void NoteAccessPath(const CompactedAccess& c) {
+    auto [it, first] = common_.emplace(c.alloc, c.path);
+    if (first) return;
+    std::vector<uint32_t>& common = it->second;
+    size_t n = 0;
+    while (n < common.size() && n < c.path.size() && common[n] == c.path[n]) ++n;
+    common.resize(n);
+  }
+
   // An index over loops: what it reaches against the extent of dimension k.
-  static void CheckReach(const BufferAccess& a, size_t k, const std::string& declared, Sink& sink) {
+  void CheckReach(const BufferAccess& a, size_t k, const std::string& declared, Sink& sink) {
     const BufferDecl& b = *a.buffer;
     const IndexReach& r = *a.indices[k].reach;
     const arith::Expr& dim = (*b.shape)[k];
-    std::string reached;
-    if (r.facts.ProveLessEqual(dim, r.max) == arith::Tri::kProved) {
-      reached = r.max.ToString();
-    } else if (r.facts.ProveLess(r.min, 0) == arith::Tri::kProved) {
-      reached = r.min.ToString();
-    } else {
+    const bool over = r.facts.ProveLessEqual(dim, r.max) == arith::Tri::kProved;
+    const bool under = !(over && !a.compacted) && r.facts.ProveLess(r.min, 0) == arith::Tri::kProved;
+    if (over && a.compacted && !under) {
+      pending_.push_back(Pending{a.compacted->alloc, a.indices[k].range, a.indices[k].text, a.name, declared, k, dim,
+                                 b.shape_range, a.indices[k].within});
       return;
     }
+    if (!over && !under) return;
+    std::string reached = under ? r.min.ToString() : r.max.ToString();
     std::string where = r.loops.empty() ? "" : " (" + r.loops + ")";
     Diagnostic& d = sink.Add(a.indices[k].range, Severity::kError, "buffer-index-out-of-bounds",
                              "`" + a.indices[k].text + "` reaches " + reached + " on dimension " + std::to_string(k) +
@@ -72,6 +129,9 @@ class BufferIndexCheck : public Check {
     if (!b.shape_range.empty()) d.related.push_back({b.shape_range, declared});
     if (!r.loop_range.empty()) d.related.push_back({r.loop_range, "the loop"});
   }
+
+  std::vector<Pending> pending_;
+  std::map<uint32_t, std::vector<uint32_t>> common_;
 };
 
 }  // namespace

@@ -390,6 +390,7 @@ class PrimLowering {
                b.dtype + "\"" + (b.scope != "global" ? ", scope=\"" + b.scope + "\"" : "") + ")";
     buffers_[b.name] = static_cast<int>(fn_->symbols.size());
     buffer_decls_[b.name] = b;
+    compacted_.erase(b.name);
     fn_->symbols.push_back(std::move(s));
   }
 
@@ -495,6 +496,10 @@ class PrimLowering {
     CallArgs args = ArgsOf(call, text_);
     BufferDecl decl = MakeBuffer(target, call, args, *ctor);
     AddBufferSymbol(decl);
+    // In a block below a loop or another block (not the root block's): resized by TVM.
+    if (ctor->origin == BufferDecl::Origin::kAllocBuffer && !regions_.empty() && scopes_.size() > 1) {
+      compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size()};
+    }
   }
 
   void CheckAccess(TSNode sub, bool region_only) {
@@ -539,10 +544,18 @@ class PrimLowering {
                                        ts_node_end_byte(indices.empty() ? sub : indices.back())});
     for (TSNode index : indices) {
       check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}};
+      auto alloc = compacted_.find(name);
       if (!idx.value && !region_only && !Is(index, "slice")) {
-        if (std::optional<arith::Expr> e = Resolve(index)) idx.reach = ReachOf(*e);
+        if (std::optional<arith::Expr> e = Resolve(index)) {
+          idx.reach = ReachOf(*e);
+          if (idx.reach && alloc != compacted_.end()) idx.within = ReachesWithin(*e, alloc->second.depth);
+        }
       }
       access.indices.push_back(std::move(idx));
+    }
+    if (auto alloc = compacted_.find(name); alloc != compacted_.end() && !region_only) {
+      access.compacted = check::CompactedAccess{alloc->second.id, {}};
+      for (size_t i = alloc->second.depth; i < scopes_.size(); ++i) access.compacted->path.push_back(scopes_[i].id);
     }
     access.region = region_only;
     // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
@@ -852,10 +865,12 @@ class PrimLowering {
     frames_.emplace_back();
     TextRange header = Rel(TextRange{ts_node_start_byte(n), ts_node_end_byte(right)});
     std::vector<std::string> added;
+    const size_t scopes = scopes_.size();
     for (size_t i = 0; i < targets.size(); ++i) {
       if (!Is(targets[i], "identifier")) continue;
       std::string name(TextOf(targets[i], text_));
       ScopedVar v;
+      scopes_.push_back(Scope{++scope_ids_, ""});
       if (domains[i]) {
         std::string internal = name;
         while (space_.count(internal) || display_.count(internal)) internal = name + "'" + std::to_string(++renames_);
@@ -863,6 +878,7 @@ class PrimLowering {
         display_[internal] = name;
         headers_[internal] = header;
         added.push_back(internal);
+        scopes_.back().var = internal;
         v.kind = ScopedVar::Kind::kLoop;
         v.value = arith::Expr::Var(internal);
       }
@@ -875,7 +891,9 @@ class PrimLowering {
     for (TSNode c : NamedChildren(left)) {
       if (!Is(c, "identifier")) Walk(c);
     }
+    if (scopes_.size() == scopes) scopes_.push_back(Scope{++scope_ids_, ""});  // a loop all the same
     Walk(Field(n, "body"));
+    scopes_.resize(scopes);
     frames_.pop_back();
     for (const std::string& v : added) space_.erase(v);
     Walk(Field(n, "alternative"));
@@ -896,9 +914,13 @@ class PrimLowering {
   }
 
   // What the index `e` reaches over the loops in scope, under the guards in scope.
-  std::optional<check::IndexReach> ReachOf(const arith::Expr& e) {
-    if (arith::IterVarsOf(e, space_).empty()) return std::nullopt;  // no loop: nothing to add
+  // With `relaxed`, only those loop variables range; the others are symbolic values.
+  std::optional<check::IndexReach> ReachOf(const arith::Expr& e, const std::set<std::string>* relaxed = nullptr) {
     arith::IterSpace space = space_;
+    if (relaxed != nullptr) {
+      for (auto it = space.begin(); it != space.end();) it = relaxed->count(it->first) ? std::next(it) : space.erase(it);
+    }
+    if (arith::IterVarsOf(e, space).empty()) return std::nullopt;  // no loop: nothing to add
     check::IndexReach reach;
     std::vector<arith::Expr> multi;
     for (const Frame& f : frames_) {
@@ -944,6 +966,20 @@ class PrimLowering {
       if (reach.loop_range.empty() || h.begin > reach.loop_range.begin) reach.loop_range = h;
     }
     return reach;
+  }
+
+  // What `e` reaches with the scopes outside scopes_[depth + n] fixed, for n = 0 .. the scopes
+  // below the allocation at `depth` (check::BufferAccess::Index::within).
+  std::vector<std::optional<check::IndexReach>> ReachesWithin(const arith::Expr& e, size_t depth) {
+    std::vector<std::optional<check::IndexReach>> out;
+    for (size_t n = depth; n <= scopes_.size(); ++n) {
+      std::set<std::string> relaxed;
+      for (size_t i = n; i < scopes_.size(); ++i) {
+        if (!scopes_[i].var.empty()) relaxed.insert(scopes_[i].var);
+      }
+      out.push_back(ReachOf(e, &relaxed));
+    }
+    return out;
   }
 
   // The statements of a suite (a `block` node), comments left out.
@@ -1102,7 +1138,9 @@ class PrimLowering {
       checks().Report(&check::Check::OnBlockIter, iters[i]);
     }
     if (has_iters) ++block_level_;
+    scopes_.push_back(Scope{++scope_ids_, ""});
     Walk(body);
+    scopes_.pop_back();
     if (has_iters) --block_level_;
     regions_.pop_back();
     frames_.pop_back();
@@ -1198,6 +1236,21 @@ class PrimLowering {
   int binding_depth_ = 0;   // inside bindings and T.where
   int match_depth_ = 0;     // inside T.match_buffer's arguments
   std::vector<RegionFrame> regions_;
+  // The loops (one per target) and blocks around the walk, outermost first, for
+  // check::CompactedAccess; var: the loop's internal name ("" for a block or an unfollowed loop).
+  struct Scope {
+    uint32_t id = 0;
+    std::string var;
+  };
+  std::vector<Scope> scopes_;
+  uint32_t scope_ids_ = 0;
+  // Buffers TVM's lowering resizes (check::CompactedAccess): the declaration's offset and the
+  // scopes_ around it.
+  struct Allocation {
+    uint32_t id = 0;
+    size_t depth = 0;
+  };
+  std::map<std::string, Allocation> compacted_;
   std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
 
   std::string_view text_;
