@@ -16,10 +16,12 @@
 //    loads and stores (PlanAndUpdateBufferAllocationLocation) and CompactBufferAllocation
 //    (is_strict=True by default) rebuilds each dimension from what one instance of that scope
 //    accesses, loops around it fixed: origin max(0, min), extent at most the declared one. So a
-//    negative index is still an error, but reaching past the end is one only when the index alone
-//    spans more values than the extent with the loops around that common scope fixed (judged at
-//    the end of the function, once every access is known; a constant never is). Accesses tvmls
-//    does not see only lower the common scope it computes, which relaxes fewer loops: sound.
+//    negative index is still an error, but reaching past the end is one only when, with the loops
+//    around that common scope fixed, the index alone spans more values than the extent, or it
+//    (a constant too) reaches that far above the least value another index over loops attains
+//    there (judged at the end of the function, once every access is known). Accesses tvmls does
+//    not see only lower the common scope it computes, which relaxes fewer loops, and only raise
+//    the least value: sound.
 //  - Range: the indices (arity) or the index at fault (bounds); related: the declared shape, and
 //    the innermost loop involved.
 #include <map>
@@ -47,7 +49,7 @@ class BufferIndexCheck : public Check {
       return;
     }
     if (a.region || count != rank) return;
-    if (a.compacted) NoteAccessPath(*a.compacted);
+    if (a.compacted) NoteAccess(a);
     for (size_t k = 0; k < rank; ++k) {
       if (!a.indices[k].value) {
         if (a.indices[k].reach && !b.view) CheckReach(a, k, declared, sink);
@@ -55,8 +57,12 @@ class BufferIndexCheck : public Check {
       }
       const std::optional<int64_t>& idx = a.indices[k].value;
       std::optional<int64_t> dim = (*b.shape)[k].AsConst();
-      // A constant spans one value: past the end, compaction rebases it (see the contract).
-      if (!idx || !dim || (*idx >= 0 && (*idx < *dim || a.compacted))) continue;
+      if (!idx || !dim || (*idx >= 0 && *idx < *dim)) continue;
+      if (*idx >= 0 && a.compacted) {  // past the end: judged with the other accesses
+        pending_.push_back(Pending{a.compacted->alloc, a.indices[k].range, a.indices[k].text, a.name, declared, k,
+                                   *dim, b.shape_range, {}, *idx});
+        continue;
+      }
       Diagnostic& d = sink.Add(a.indices[k].range, Severity::kError, "buffer-index-out-of-bounds",
                                "index " + std::to_string(*idx) + " is out of bounds for dimension " +
                                    std::to_string(k) + " of buffer `" + a.name + "` (extent " +
@@ -65,24 +71,30 @@ class BufferIndexCheck : public Check {
     }
   }
 
-  // Compacted buffers: an index past the end is wrong only when it spans more values than the
-  // extent within one instance of the lowest scope common to every access of the allocation.
+  // Compacted buffers: an index past the end is wrong only when, within one instance of the
+  // lowest scope common to every access of the allocation, it alone spans more values than the
+  // extent, or it reaches that far above the least value another access there attains.
   void OnFunctionEnd(Sink& sink) override {
     for (const Pending& p : pending_) {
       const size_t fixed = common_.at(p.alloc).size();
-      if (fixed >= p.within.size() || !p.within[fixed]) continue;
-      const IndexReach& w = *p.within[fixed];
-      if (w.facts.ProveLessEqual(p.dim, w.max - w.min) != arith::Tri::kProved) continue;
-      Diagnostic& d = sink.Add(p.range, Severity::kError, "buffer-index-out-of-bounds",
-                               "`" + p.text + "` spans [" + w.min.ToString() + ", " + w.max.ToString() +
-                                   "] on dimension " + std::to_string(p.k) + " of buffer `" + p.name +
-                                   "` (extent " + p.dim.ToString() + ") within one instance of the scope that "
-                                   "allocates it (" + w.loops + "): " + (w.max - w.min + 1).ToString() +
-                                   " values, more than TVM's buffer compaction keeps");
-      if (!p.shape_range.empty()) d.related.push_back({p.shape_range, p.declared});
-      if (!w.loop_range.empty()) d.related.push_back({w.loop_range, "the loop"});
+      const IndexReach* w = p.within.size() > fixed && p.within[fixed] ? &*p.within[fixed] : nullptr;
+      if (w == nullptr && !p.value) continue;
+      const arith::Expr max = w ? w->max : arith::Expr(*p.value);
+      const arith::Facts facts = w ? w->facts : arith::Facts{};
+      if (w != nullptr && facts.ProveLessEqual(p.dim, w->max - w->min) == arith::Tri::kProved) {
+        Report(p, w->min, max, w->loops, w->loop_range, nullptr, sink);
+        continue;
+      }
+      for (const Other& o : others_) {
+        if (o.alloc != p.alloc || o.k != p.k || o.range == p.range || o.within.size() <= fixed || !o.within[fixed]) continue;
+        const arith::Expr& min = o.within[fixed]->min;
+        if (facts.ProveLessEqual(p.dim, max - min) != arith::Tri::kProved) continue;
+        Report(p, min, max, o.within[fixed]->loops, o.within[fixed]->loop_range, &o, sink);
+        break;
+      }
     }
     pending_.clear();
+    others_.clear();
     common_.clear();
   }
 
@@ -96,10 +108,38 @@ class BufferIndexCheck : public Check {
     arith::Expr dim;
     TextRange shape_range;
     std::vector<std::optional<IndexReach>> within;
+    std::optional<int64_t> value;  // a constant index
+  };
+  // An index over loops of a compacted buffer: the least value it attains bounds the origin.
+  struct Other {
+    uint32_t alloc = 0;
+    size_t k = 0;
+    TextRange range;
+    std::string text;
+    std::vector<std::optional<IndexReach>> within;
   };
 
-  // The scopes common to every access of the allocation so far.
-  void NoteAccessPath(const CompactedAccess& c) {
+  // `p` spans [min, max] in one instance (with `other`, the access attaining min).
+  static void Report(const Pending& p, const arith::Expr& min, const arith::Expr& max, const std::string& loops,
+                     TextRange loop_range, const Other* other, Sink& sink) {
+    std::string what = other ? "`" + p.text + "` and `" + other->text + "` span" : "`" + p.text + "` spans";
+    std::string where = loops.empty() ? "" : " (" + loops + ")";
+    Diagnostic& d = sink.Add(p.range, Severity::kError, "buffer-index-out-of-bounds",
+                             what + " [" + min.ToString() + ", " + max.ToString() + "] on dimension " +
+                                 std::to_string(p.k) + " of buffer `" + p.name + "` (extent " + p.dim.ToString() +
+                                 ") within one instance of the scope that allocates it" + where + ": " +
+                                 (max - min + 1).ToString() + " values, more than TVM's buffer compaction keeps");
+    if (!p.shape_range.empty()) d.related.push_back({p.shape_range, p.declared});
+    if (other != nullptr) d.related.push_back({other->range, "the access at " + min.ToString()});
+    if (!loop_range.empty()) d.related.push_back({loop_range, "the loop"});
+  }
+
+  // The scopes common to every access of the allocation so far, and the indices over loops.
+  void NoteAccess(const BufferAccess& a) {
+    const CompactedAccess& c = *a.compacted;
+    for (size_t k = 0; k < a.indices.size(); ++k) {
+      if (!a.indices[k].within.empty()) others_.push_back(Other{c.alloc, k, a.indices[k].range, a.indices[k].text, a.indices[k].within});
+    }
     auto [it, first] = common_.emplace(c.alloc, c.path);
     if (first) return;
     std::vector<uint32_t>& common = it->second;
@@ -117,7 +157,7 @@ class BufferIndexCheck : public Check {
     const bool under = !(over && !a.compacted) && r.facts.ProveLess(r.min, 0) == arith::Tri::kProved;
     if (over && a.compacted && !under) {
       pending_.push_back(Pending{a.compacted->alloc, a.indices[k].range, a.indices[k].text, a.name, declared, k, dim,
-                                 b.shape_range, a.indices[k].within});
+                                 b.shape_range, a.indices[k].within, std::nullopt});
       return;
     }
     if (!over && !under) return;
@@ -131,6 +171,7 @@ class BufferIndexCheck : public Check {
   }
 
   std::vector<Pending> pending_;
+  std::vector<Other> others_;
   std::map<uint32_t, std::vector<uint32_t>> common_;
 };
 
