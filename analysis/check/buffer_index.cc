@@ -15,7 +15,9 @@
 //    decl_buffer): TVM's default lowering moves the allocation to the lowest scope common to its
 //    loads and stores (PlanAndUpdateBufferAllocationLocation) and CompactBufferAllocation
 //    (is_strict=True by default) rebuilds each dimension from what one instance of that scope
-//    accesses, loops around it fixed: origin max(0, min), extent at most the declared one. So a
+//    accesses, loops around it fixed except the thread loops its storage scope spans (threadIdx
+//    for shared, threadIdx.x for warp, blockIdx and threadIdx for global): origin max(0, min),
+//    extent at most the declared one. So a
 //    negative index is still an error, but reaching past the end is one only when, with the loops
 //    around that common scope fixed, the index alone spans more values than the extent, or it
 //    (a constant too) reaches that far above the least value another index over loops attains

@@ -498,7 +498,7 @@ class PrimLowering {
     AddBufferSymbol(decl);
     // In a block below a loop or another block (not the root block's): resized by TVM.
     if (ctor->origin == BufferDecl::Origin::kAllocBuffer && !regions_.empty() && scopes_.size() > 1) {
-      compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size()};
+      compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size(), StorageRank(decl.scope)};
     }
   }
 
@@ -548,7 +548,7 @@ class PrimLowering {
       if (!idx.value && !region_only && !Is(index, "slice")) {
         if (std::optional<arith::Expr> e = Resolve(index)) {
           idx.reach = ReachOf(*e);
-          if (idx.reach && alloc != compacted_.end()) idx.within = ReachesWithin(*e, alloc->second.depth);
+          if (idx.reach && alloc != compacted_.end()) idx.within = ReachesWithin(*e, alloc->second);
         }
       }
       access.indices.push_back(std::move(idx));
@@ -569,6 +569,22 @@ class PrimLowering {
   // space of arith/iter_range.h, under internal names unique in the function), block iterators
   // (their bindings resolved to loop variables), names bound to values tvmls does not follow,
   // and the guards (`if`, `T.where`, `T.if_then_else`) that hold there.
+
+  // The loops (one per target) and blocks around the walk, outermost first, for
+  // check::CompactedAccess; var: the loop's internal name ("" for a block or an unfollowed loop).
+  struct Scope {
+    uint32_t id = 0;
+    std::string var;
+    int thread_rank = -1;  // a thread-bound loop: ThreadScope's rank (blockIdx 0, threadIdx 1)
+    int thread_dim = -1;   // and dimension (x 0, y 1, z 2)
+  };
+  // Buffers TVM's lowering resizes (check::CompactedAccess): the declaration's offset, the
+  // scopes_ around it and its storage rank (StorageRank).
+  struct Allocation {
+    uint32_t id = 0;
+    size_t depth = 0;
+    int storage_rank = 0;
+  };
 
   struct ScopedVar {
     enum class Kind { kLoop, kBlockIter, kOpaque };
@@ -866,11 +882,12 @@ class PrimLowering {
     TextRange header = Rel(TextRange{ts_node_start_byte(n), ts_node_end_byte(right)});
     std::vector<std::string> added;
     const size_t scopes = scopes_.size();
+    const std::pair<int, int> thread = ThreadOf(right);
     for (size_t i = 0; i < targets.size(); ++i) {
       if (!Is(targets[i], "identifier")) continue;
       std::string name(TextOf(targets[i], text_));
       ScopedVar v;
-      scopes_.push_back(Scope{++scope_ids_, ""});
+      scopes_.push_back(Scope{++scope_ids_, "", thread.first, thread.second});
       if (domains[i]) {
         std::string internal = name;
         while (space_.count(internal) || display_.count(internal)) internal = name + "'" + std::to_string(++renames_);
@@ -968,18 +985,53 @@ class PrimLowering {
     return reach;
   }
 
-  // What `e` reaches with the scopes outside scopes_[depth + n] fixed, for n = 0 .. the scopes
-  // below the allocation at `depth` (check::BufferAccess::Index::within).
-  std::vector<std::optional<check::IndexReach>> ReachesWithin(const arith::Expr& e, size_t depth) {
+  // What `e` reaches with the loops outside scopes_[a.depth + n] fixed, for n = 0 .. the scopes
+  // below the allocation (check::BufferAccess::Index::within), except the thread loops that
+  // CompactBufferAllocation relaxes for the buffer's storage scope, which range everywhere.
+  std::vector<std::optional<check::IndexReach>> ReachesWithin(const arith::Expr& e, const Allocation& a) {
     std::vector<std::optional<check::IndexReach>> out;
-    for (size_t n = depth; n <= scopes_.size(); ++n) {
+    for (size_t n = a.depth; n <= scopes_.size(); ++n) {
       std::set<std::string> relaxed;
-      for (size_t i = n; i < scopes_.size(); ++i) {
-        if (!scopes_[i].var.empty()) relaxed.insert(scopes_[i].var);
+      for (size_t i = 0; i < scopes_.size(); ++i) {
+        if (!scopes_[i].var.empty() && (i >= n || RelaxesThread(a.storage_rank, scopes_[i]))) relaxed.insert(scopes_[i].var);
       }
       out.push_back(ReachOf(e, &relaxed));
     }
     return out;
+  }
+
+  // TVM's StorageScope rank of a scope: global 0, shared 1, warp 2, local 3; 4 for the others
+  // (special memories no thread loop is relaxed for).
+  static int StorageRank(const std::string& scope) {
+    auto starts = [&](std::string_view p) { return scope.compare(0, p.size(), p) == 0; };
+    if (scope.empty() || starts("global")) return 0;
+    if (starts("shared")) return 1;
+    if (starts("warp")) return 2;
+    return starts("local") ? 3 : 4;
+  }
+
+  // CanRelaxStorageUnderThread (s_tir/schedule/utils.h): warp memory relaxes threadIdx.x only;
+  // otherwise a thread loop is relaxed when the storage rank is at most its rank (blockIdx 0;
+  // threadIdx and vthread 1).
+  static bool RelaxesThread(int storage_rank, const Scope& loop) {
+    if (loop.thread_rank < 0) return false;
+    if (storage_rank == 2) return loop.thread_rank == 1 && loop.thread_dim == 0;
+    return storage_rank <= loop.thread_rank;
+  }
+
+  // The rank and dimension of `T.thread_binding(..., thread="threadIdx.x")` (ThreadScope::Create),
+  // {-1, -1} for another loop.
+  std::pair<int, int> ThreadOf(TSNode right) const {
+    if (TirCall(right) != "thread_binding") return {-1, -1};
+    CallArgs args = ArgsOf(Unparen(right), text_);
+    std::optional<std::string> tag;
+    if (TSNode k = Keyword(args, "thread"); !ts_node_is_null(k)) tag = StringValue(k, text_);
+    for (size_t i = 0; !tag && i < args.positional.size(); ++i) tag = StringValue(args.positional[i], text_);
+    if (!tag) return {-1, -1};
+    if (tag->compare(0, 7, "vthread") == 0 || *tag == "cthread") return {1, -1};
+    if (tag->compare(0, 9, "blockIdx.") == 0 && tag->size() > 9) return {0, (*tag)[9] - 'x'};
+    if (tag->compare(0, 10, "threadIdx.") == 0 && tag->size() > 10) return {1, (*tag)[10] - 'x'};
+    return {-1, -1};
   }
 
   // The statements of a suite (a `block` node), comments left out.
@@ -1236,21 +1288,9 @@ class PrimLowering {
   int binding_depth_ = 0;   // inside bindings and T.where
   int match_depth_ = 0;     // inside T.match_buffer's arguments
   std::vector<RegionFrame> regions_;
-  // The loops (one per target) and blocks around the walk, outermost first, for
-  // check::CompactedAccess; var: the loop's internal name ("" for a block or an unfollowed loop).
-  struct Scope {
-    uint32_t id = 0;
-    std::string var;
-  };
-  std::vector<Scope> scopes_;
+  std::vector<Scope> scopes_;  // around the walk, outermost first
   uint32_t scope_ids_ = 0;
-  // Buffers TVM's lowering resizes (check::CompactedAccess): the declaration's offset and the
-  // scopes_ around it.
-  struct Allocation {
-    uint32_t id = 0;
-    size_t depth = 0;
-  };
-  std::map<std::string, Allocation> compacted_;
+  std::map<std::string, Allocation> compacted_;  // by buffer name
   std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
 
   std::string_view text_;
