@@ -10,15 +10,15 @@
 //    provably >= the extent or < 0 under the facts there. Anything not proved is silent, and so
 //    are views (`data=`, `strides=`, `elem_offset=`) for loop-dependent indices. Regions
 //    (`A[0:4]`, T.reads/T.writes) are not points: bounds are not checked.
-//  - Compacted buffers (check::CompactedAccess: `T.alloc_buffer`/`T.sblock_alloc_buffer` in a
-//    block below a loop or another block; not the root block's, parameters, match_buffer or
-//    decl_buffer): TVM's default lowering moves the allocation to the lowest scope common to its
-//    loads and stores (PlanAndUpdateBufferAllocationLocation) and CompactBufferAllocation
-//    (is_strict=True by default) rebuilds each dimension from what one instance of that scope
-//    accesses, loops around it fixed except the thread loops its storage scope spans (threadIdx
-//    for shared, threadIdx.x for warp, blockIdx and threadIdx for global): origin max(0, min),
-//    extent at most the declared one. So a
-//    negative index is still an error, but reaching past the end is one only when, with the loops
+//  - Compacted buffers (check::CompactedAccess: every `T.alloc_buffer`/`T.sblock_alloc_buffer`,
+//    in a block, the root block or the function; not parameters, match_buffer or decl_buffer):
+//    TVM's default lowering moves the allocation to the lowest scope common to its loads and
+//    stores (PlanAndUpdateBufferAllocationLocation), and CompactBufferAllocation (is_strict=True in
+//    every pipeline) rebuilds each dimension from what one instance of that scope accesses, loops
+//    around it fixed except the thread loops its storage scope spans (threadIdx for shared,
+//    threadIdx.x for warp, blockIdx and threadIdx for global): origin max(0, min), extent at most
+//    the declared one. So a negative index is still an error, but reaching past the end is one
+//    only when, with the loops
 //    around that common scope fixed, the index alone spans more values than the extent, or it
 //    (a constant too) reaches that far above the least value another index over loops attains
 //    there (judged at the end of the function, once every access is known). Accesses tvmls does

@@ -132,10 +132,11 @@ struct IndexReach {
 };
 
 /// Where an access sits relative to the allocation of a buffer that TVM's default lowering
-/// resizes: PlanAndUpdateBufferAllocationLocation moves a block's `alloc_buffer` down to the
-/// lowest common scope (loop or block) of its loads and stores, and CompactBufferAllocation
-/// (strict) rebuilds its shape from the region one instance of that scope accesses, every loop
-/// around the scope fixed, each extent at most the declared one, the origin at least 0.
+/// resizes: PlanAndUpdateBufferAllocationLocation moves an `alloc_buffer` (a block's, the root
+/// block's) down to the lowest common scope (loop or block) of its loads and stores, and
+/// CompactBufferAllocation (strict) rebuilds its shape from the region one instance of that scope
+/// accesses, the loops around the scope fixed (but the thread loops its storage scope spans),
+/// each extent at most the declared one, the origin at least 0.
 struct CompactedAccess {
   uint32_t alloc = 0;          // identifies the allocation within the function
   std::vector<uint32_t> path;  // the loops and blocks between the allocation and the access, outermost first
@@ -157,7 +158,7 @@ struct BufferAccess {
     std::vector<std::optional<IndexReach>> within;
   };
   std::vector<Index> indices;
-  /// A buffer allocated in a block below a loop or another block, which TVM's lowering resizes.
+  /// A buffer declared by `T.alloc_buffer` / `T.sblock_alloc_buffer`, which TVM's lowering resizes.
   std::optional<CompactedAccess> compacted;
   /// A region (`A[0:4, j]`) rather than a point: only the arity is checked.
   bool region = false;

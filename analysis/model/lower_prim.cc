@@ -496,8 +496,9 @@ class PrimLowering {
     CallArgs args = ArgsOf(call, text_);
     BufferDecl decl = MakeBuffer(target, call, args, *ctor);
     AddBufferSymbol(decl);
-    // In a block below a loop or another block (not the root block's): resized by TVM.
-    if (ctor->origin == BufferDecl::Origin::kAllocBuffer && !regions_.empty() && scopes_.size() > 1) {
+    // Any T.alloc_buffer / T.sblock_alloc_buffer, the root block's and the function's too: TVM's
+    // lowering moves and resizes them all (check::CompactedAccess).
+    if (ctor->origin == BufferDecl::Origin::kAllocBuffer) {
       compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size(), StorageRank(decl.scope)};
     }
   }
