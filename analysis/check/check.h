@@ -131,6 +131,17 @@ struct IndexReach {
   arith::Facts facts;    // what holds of the symbolic values there (guards on them)
 };
 
+/// Where an access sits relative to the allocation of a buffer that TVM's default lowering
+/// resizes: PlanAndUpdateBufferAllocationLocation moves an `alloc_buffer` (a block's, the root
+/// block's) down to the lowest common scope (loop or block) of its loads and stores, and
+/// CompactBufferAllocation (strict) rebuilds its shape from the region one instance of that scope
+/// accesses, the loops around the scope fixed (but the thread loops its storage scope spans),
+/// each extent at most the declared one, the origin at least 0.
+struct CompactedAccess {
+  uint32_t alloc = 0;          // identifies the allocation within the function
+  std::vector<uint32_t> path;  // the loops and blocks between the allocation and the access, outermost first
+};
+
 /// `B[i, j]` on a buffer with a known shape, in a PrimFunc.
 struct BufferAccess {
   const BufferDecl* buffer = nullptr;
@@ -141,8 +152,14 @@ struct BufferAccess {
     std::optional<int64_t> value;  // a constant index
     std::string text;              // as written
     std::optional<IndexReach> reach;
+    /// With `compacted`: within[n] is what the index reaches when the loops outside the
+    /// allocation and the first n scopes of the path are fixed (their variables symbolic), the
+    /// loops below relaxed; size path + 1, or empty when `reach` is absent.
+    std::vector<std::optional<IndexReach>> within;
   };
   std::vector<Index> indices;
+  /// A buffer declared by `T.alloc_buffer` / `T.sblock_alloc_buffer`, which TVM's lowering resizes.
+  std::optional<CompactedAccess> compacted;
   /// A region (`A[0:4, j]`) rather than a point: only the arity is checked.
   bool region = false;
   /// Fewer indices than the rank are a region in the current era (`A[0]` of a 3-D buffer).

@@ -412,6 +412,7 @@ class PrimLowering {
     buffers_[b.name] = static_cast<int>(fn_->symbols.size());
     buffer_decls_[b.name] = b;
     block_regions_.Declare(b);
+    compacted_.erase(b.name);
     fn_->symbols.push_back(std::move(s));
   }
 
@@ -518,6 +519,11 @@ class PrimLowering {
     CallArgs args = ArgsOf(call, text_);
     BufferDecl decl = MakeBuffer(target, call, args, *ctor);
     AddBufferSymbol(decl);
+    // Any T.alloc_buffer / T.sblock_alloc_buffer, the root block's and the function's too: TVM's
+    // lowering moves and resizes them all (check::CompactedAccess).
+    if (ctor->origin == BufferDecl::Origin::kAllocBuffer) {
+      compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size(), StorageRank(decl.scope)};
+    }
   }
 
   void CheckAccess(TSNode sub, bool region_only) {
@@ -562,10 +568,18 @@ class PrimLowering {
                                        ts_node_end_byte(indices.empty() ? sub : indices.back())});
     for (TSNode index : indices) {
       check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}};
+      auto alloc = compacted_.find(name);
       if (!idx.value && !region_only && !Is(index, "slice")) {
-        if (std::optional<arith::Expr> e = Resolve(index)) idx.reach = ReachOf(*e);
+        if (std::optional<arith::Expr> e = Resolve(index)) {
+          idx.reach = ReachOf(*e);
+          if (idx.reach && alloc != compacted_.end()) idx.within = ReachesWithin(*e, alloc->second);
+        }
       }
       access.indices.push_back(std::move(idx));
+    }
+    if (auto alloc = compacted_.find(name); alloc != compacted_.end() && !region_only) {
+      access.compacted = check::CompactedAccess{alloc->second.id, {}};
+      for (size_t i = alloc->second.depth; i < scopes_.size(); ++i) access.compacted->path.push_back(scopes_[i].id);
     }
     access.region = region_only;
     // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
@@ -579,6 +593,22 @@ class PrimLowering {
   // space of arith/iter_range.h, under internal names unique in the function), block iterators
   // (their bindings resolved to loop variables), names bound to values tvmls does not follow,
   // and the guards (`if`, `T.where`, `T.if_then_else`) that hold there.
+
+  // The loops (one per target) and blocks around the walk, outermost first, for
+  // check::CompactedAccess; var: the loop's internal name ("" for a block or an unfollowed loop).
+  struct Scope {
+    uint32_t id = 0;
+    std::string var;
+    int thread_rank = -1;  // a thread-bound loop: ThreadScope's rank (blockIdx 0, threadIdx 1)
+    int thread_dim = -1;   // and dimension (x 0, y 1, z 2)
+  };
+  // Buffers TVM's lowering resizes (check::CompactedAccess): the declaration's offset, the
+  // scopes_ around it and its storage rank (StorageRank).
+  struct Allocation {
+    uint32_t id = 0;
+    size_t depth = 0;
+    int storage_rank = 0;
+  };
 
   struct ScopedVar {
     enum class Kind { kLoop, kBlockIter, kOpaque };
@@ -875,10 +905,13 @@ class PrimLowering {
     frames_.emplace_back();
     TextRange header = Rel(TextRange{ts_node_start_byte(n), ts_node_end_byte(right)});
     std::vector<std::string> added;
+    const size_t scopes = scopes_.size();
+    const std::pair<int, int> thread = ThreadOf(right);
     for (size_t i = 0; i < targets.size(); ++i) {
       if (!Is(targets[i], "identifier")) continue;
       std::string name(TextOf(targets[i], text_));
       ScopedVar v;
+      scopes_.push_back(Scope{++scope_ids_, "", thread.first, thread.second});
       if (domains[i]) {
         std::string internal = name;
         while (space_.count(internal) || display_.count(internal)) internal = name + "'" + std::to_string(++renames_);
@@ -886,6 +919,7 @@ class PrimLowering {
         display_[internal] = name;
         headers_[internal] = header;
         added.push_back(internal);
+        scopes_.back().var = internal;
         v.kind = ScopedVar::Kind::kLoop;
         v.value = arith::Expr::Var(internal);
       }
@@ -898,7 +932,9 @@ class PrimLowering {
     for (TSNode c : NamedChildren(left)) {
       if (!Is(c, "identifier")) Walk(c);
     }
+    if (scopes_.size() == scopes) scopes_.push_back(Scope{++scope_ids_, ""});  // a loop all the same
     Walk(Field(n, "body"));
+    scopes_.resize(scopes);
     frames_.pop_back();
     for (const std::string& v : added) space_.erase(v);
     Walk(Field(n, "alternative"));
@@ -919,9 +955,13 @@ class PrimLowering {
   }
 
   // What the index `e` reaches over the loops in scope, under the guards in scope.
-  std::optional<check::IndexReach> ReachOf(const arith::Expr& e) {
-    if (arith::IterVarsOf(e, space_).empty()) return std::nullopt;  // no loop: nothing to add
+  // With `relaxed`, only those loop variables range; the others are symbolic values.
+  std::optional<check::IndexReach> ReachOf(const arith::Expr& e, const std::set<std::string>* relaxed = nullptr) {
     arith::IterSpace space = space_;
+    if (relaxed != nullptr) {
+      for (auto it = space.begin(); it != space.end();) it = relaxed->count(it->first) ? std::next(it) : space.erase(it);
+    }
+    if (arith::IterVarsOf(e, space).empty()) return std::nullopt;  // no loop: nothing to add
     check::IndexReach reach;
     std::vector<arith::Expr> multi;
     for (const Frame& f : frames_) {
@@ -967,6 +1007,55 @@ class PrimLowering {
       if (reach.loop_range.empty() || h.begin > reach.loop_range.begin) reach.loop_range = h;
     }
     return reach;
+  }
+
+  // What `e` reaches with the loops outside scopes_[a.depth + n] fixed, for n = 0 .. the scopes
+  // below the allocation (check::BufferAccess::Index::within), except the thread loops that
+  // CompactBufferAllocation relaxes for the buffer's storage scope, which range everywhere.
+  std::vector<std::optional<check::IndexReach>> ReachesWithin(const arith::Expr& e, const Allocation& a) {
+    std::vector<std::optional<check::IndexReach>> out;
+    for (size_t n = a.depth; n <= scopes_.size(); ++n) {
+      std::set<std::string> relaxed;
+      for (size_t i = 0; i < scopes_.size(); ++i) {
+        if (!scopes_[i].var.empty() && (i >= n || RelaxesThread(a.storage_rank, scopes_[i]))) relaxed.insert(scopes_[i].var);
+      }
+      out.push_back(ReachOf(e, &relaxed));
+    }
+    return out;
+  }
+
+  // TVM's StorageScope rank of a scope: global 0, shared 1, warp 2, local 3; 4 for the others
+  // (special memories no thread loop is relaxed for).
+  static int StorageRank(const std::string& scope) {
+    auto starts = [&](std::string_view p) { return scope.compare(0, p.size(), p) == 0; };
+    if (scope.empty() || starts("global")) return 0;
+    if (starts("shared")) return 1;
+    if (starts("warp")) return 2;
+    return starts("local") ? 3 : 4;
+  }
+
+  // CanRelaxStorageUnderThread (s_tir/schedule/utils.h): warp memory relaxes threadIdx.x only;
+  // otherwise a thread loop is relaxed when the storage rank is at most its rank (blockIdx 0;
+  // threadIdx and vthread 1).
+  static bool RelaxesThread(int storage_rank, const Scope& loop) {
+    if (loop.thread_rank < 0) return false;
+    if (storage_rank == 2) return loop.thread_rank == 1 && loop.thread_dim == 0;
+    return storage_rank <= loop.thread_rank;
+  }
+
+  // The rank and dimension of `T.thread_binding(..., thread="threadIdx.x")` (ThreadScope::Create),
+  // {-1, -1} for another loop.
+  std::pair<int, int> ThreadOf(TSNode right) const {
+    if (TirCall(right) != "thread_binding") return {-1, -1};
+    CallArgs args = ArgsOf(Unparen(right), text_);
+    std::optional<std::string> tag;
+    if (TSNode k = Keyword(args, "thread"); !ts_node_is_null(k)) tag = StringValue(k, text_);
+    for (size_t i = 0; !tag && i < args.positional.size(); ++i) tag = StringValue(args.positional[i], text_);
+    if (!tag) return {-1, -1};
+    if (tag->compare(0, 7, "vthread") == 0 || *tag == "cthread") return {1, -1};
+    if (tag->compare(0, 9, "blockIdx.") == 0 && tag->size() > 9) return {0, (*tag)[9] - 'x'};
+    if (tag->compare(0, 10, "threadIdx.") == 0 && tag->size() > 10) return {1, (*tag)[10] - 'x'};
+    return {-1, -1};
   }
 
   // The statements of a suite (a `block` node), comments left out.
@@ -1126,7 +1215,9 @@ class PrimLowering {
     }
     if (has_iters) ++block_level_;
     block_regions_.EnterBlock(value, body, has_iters);
+    scopes_.push_back(Scope{++scope_ids_, ""});
     Walk(body);
+    scopes_.pop_back();
     block_regions_.ExitBlock();
     if (has_iters) --block_level_;
     regions_.pop_back();
@@ -1242,6 +1333,9 @@ class PrimLowering {
   int binding_depth_ = 0;   // inside bindings and T.where
   int match_depth_ = 0;     // inside T.match_buffer's arguments
   std::vector<RegionFrame> regions_;
+  std::vector<Scope> scopes_;  // around the walk, outermost first
+  uint32_t scope_ids_ = 0;
+  std::map<std::string, Allocation> compacted_;  // by buffer name
   std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
 
   std::string_view text_;
