@@ -229,7 +229,9 @@ class Discoverer {
     if (scopes_.empty()) return nullptr;
     if (!enclosing_) {
       auto all = std::make_shared<std::set<std::string>>();
-      for (const std::set<std::string>& s : scopes_) all->insert(s.begin(), s.end());
+      // What each scope binds is read only here, when a unit is found inside it: most Python
+      // functions hold no TVMScript, and walking every one cost ~9% of `tvmls check`.
+      for (TSNode def : scopes_) ScopeNames(def, all.get());
       enclosing_ = std::move(all);
     }
     return enclosing_;
@@ -327,9 +329,7 @@ class Discoverer {
     // Plain Python definitions: TVMScript inside them (modules in test functions) is found, but
     // it is not part of an enclosing module. It sees what this scope binds. (A class's scope is
     // not visible from its methods in Python; counting it anyway only ever hides a problem.)
-    std::set<std::string> scope;
-    ScopeNames(def, &scope);
-    scopes_.push_back(std::move(scope));
+    scopes_.push_back(def);
     enclosing_.reset();
     Statements(Field(def, "body"), nullptr);
     scopes_.pop_back();
@@ -364,7 +364,7 @@ class Discoverer {
   std::string_view text_;
   const Aliases* aliases_;
   Discovery* out_;
-  std::vector<std::set<std::string>> scopes_;  // the Python functions and classes around
+  std::vector<TSNode> scopes_;  // the Python functions and classes around
   std::shared_ptr<const std::set<std::string>> enclosing_;  // their union, made on demand
 };
 
