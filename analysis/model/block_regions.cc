@@ -6,31 +6,6 @@
 
 namespace tvmls::analysis {
 
-namespace {
-
-// The index nodes of a subscript, a single tuple index spread (`A[(i, j)]`).
-std::vector<TSNode> IndexNodes(TSNode sub) {
-  std::vector<TSNode> indices;
-  TSTreeCursor c = ts_tree_cursor_new(sub);
-  if (ts_tree_cursor_goto_first_child(&c)) {
-    do {
-      const char* field = ts_tree_cursor_current_field_name(&c);
-      if (field != nullptr && std::string_view(field) == "subscript") indices.push_back(ts_tree_cursor_current_node(&c));
-    } while (ts_tree_cursor_goto_next_sibling(&c));
-  }
-  ts_tree_cursor_delete(&c);
-  if (indices.size() == 1 && Is(Unparen(indices[0]), "tuple")) {
-    TSNode t = Unparen(indices[0]);
-    indices.clear();
-    for (TSNode k : NamedChildren(t)) {
-      if (!Is(k, "comment")) indices.push_back(k);
-    }
-  }
-  return indices;
-}
-
-}  // namespace
-
 TextRange BlockRegionTracker::Rel(TSNode n) const {
   if (ts_node_is_null(n)) return {};
   return {ts_node_start_byte(n) - h_.base, ts_node_end_byte(n) - h_.base};
@@ -165,7 +140,7 @@ std::optional<BlockRegionTracker::Entry> BlockRegionTracker::ParseEntry(TSNode i
   auto info = buffers_.find(e.buffer);
   if (info == buffers_.end() || !info->second.judged) return std::nullopt;
   if (Is(item, "identifier")) return e;  // the whole buffer: no bound to compare
-  std::vector<TSNode> indices = IndexNodes(item);
+  std::vector<TSNode> indices = SubscriptIndices(item);
   for (size_t k = 0; k < indices.size(); ++k) {
     TSNode idx = indices[k];
     ForEachNode(idx, [&](TSNode n) {
@@ -231,7 +206,7 @@ void BlockRegionTracker::Access(TSNode sub) {
   std::string name(TextOf(value, h_.text));
   auto info = buffers_.find(name);
   if (info == buffers_.end() || !info->second.judged || PointerArgument(sub)) return;
-  std::vector<TSNode> indices = IndexNodes(sub);
+  std::vector<TSNode> indices = SubscriptIndices(sub);
   for (TSNode i : indices) {
     if (Is(i, "slice") || Is(i, "list_splat")) return;  // a region, not an access
   }

@@ -533,25 +533,8 @@ class PrimLowering {
     auto it = buffer_decls_.find(name);
     if (it == buffer_decls_.end()) return;
     const BufferDecl& b = it->second;
-    std::vector<TSNode> indices;
-    TSTreeCursor c = ts_tree_cursor_new(sub);
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      do {
-        const char* field = ts_tree_cursor_current_field_name(&c);
-        if (field != nullptr && std::string_view(field) == "subscript") {
-          indices.push_back(ts_tree_cursor_current_node(&c));
-        }
-      } while (ts_tree_cursor_goto_next_sibling(&c));
-    }
-    ts_tree_cursor_delete(&c);
     // A[()] is a 0-d access; a single tuple index `A[(i, j)]` spreads.
-    if (indices.size() == 1 && Is(Unparen(indices[0]), "tuple")) {
-      TSNode t = Unparen(indices[0]);
-      indices.clear();
-      for (TSNode k : NamedChildren(t)) {
-        if (!Is(k, "comment")) indices.push_back(k);
-      }
-    }
+    std::vector<TSNode> indices = SubscriptIndices(sub);
     for (TSNode i : indices) {
       if (Is(i, "list_splat")) return;
     }

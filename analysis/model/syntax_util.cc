@@ -176,6 +176,26 @@ TSNode Unparen(TSNode n) {
   return n;
 }
 
+std::vector<TSNode> SubscriptIndices(TSNode subscript) {
+  std::vector<TSNode> indices;
+  TSTreeCursor c = ts_tree_cursor_new(subscript);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      const char* field = ts_tree_cursor_current_field_name(&c);
+      if (field != nullptr && std::string_view(field) == "subscript") indices.push_back(ts_tree_cursor_current_node(&c));
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  if (indices.size() == 1 && Is(Unparen(indices[0]), "tuple")) {
+    TSNode t = Unparen(indices[0]);
+    indices.clear();
+    for (TSNode k : NamedChildren(t)) {
+      if (!Is(k, "comment")) indices.push_back(k);
+    }
+  }
+  return indices;
+}
+
 uint32_t LineStart(std::string_view text, uint32_t offset) {
   if (offset > text.size()) offset = static_cast<uint32_t>(text.size());
   while (offset > 0 && text[offset - 1] != '\n') --offset;

@@ -100,6 +100,10 @@ TSNode Keyword(const CallArgs& args, std::string_view name);
 /// Strips parenthesized_expression wrappers.
 TSNode Unparen(TSNode n);
 
+/// The index nodes of a subscript `A[i, j]`, a single tuple index spread (`A[(i, j)]`); none for
+/// `A[()]` (a 0-d access). Splats (`A[*idx]`) stay as they are.
+std::vector<TSNode> SubscriptIndices(TSNode subscript);
+
 /// Start of the line containing `offset` and the indentation text of that line.
 uint32_t LineStart(std::string_view text, uint32_t offset);
 std::string IndentOf(std::string_view text, uint32_t offset);
