@@ -227,12 +227,14 @@ struct Analyzer::Impl {
   static constexpr uint64_t kLimboRuns = 256;
   size_t in_limbo = 0;  // entries with `limbo` != 0; guarded by cache_mu
   size_t peak_functions = 0;
+  // Only a lowered function that parsed cleanly is reusable by text.
+  static bool WorthKeeping(const Cached& c) { return c.clean && c.fn != nullptr && c.body_done; }
   // Sets the entry at `id` aside (or erases it when it is worth nothing: not lowered, or with
   // syntax errors, which are not reusable by text).
   void ToLimbo(const void* id, uint64_t gen) {
     Cached* c = cache.Find(id);
     if (c == nullptr) return;
-    if (!c->clean || c->fn == nullptr || !c->body_done) {
+    if (!WorthKeeping(*c)) {
       if (c->limbo != 0) --in_limbo;
       cache.Erase(id);
       return;
@@ -246,7 +248,7 @@ struct Analyzer::Impl {
   // Every cached function to limbo (no statement holds any): a new discovery starts over.
   void RetireAll(uint64_t gen) {
     cache.MoveAllAside([&](Cached& c) {
-      bool keep = c.clean && c.fn != nullptr && c.body_done;
+      bool keep = WorthKeeping(c);
       if (keep && c.limbo == 0) {
         c.limbo = gen;
         ++in_limbo;
