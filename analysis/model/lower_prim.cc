@@ -128,7 +128,10 @@ class PrimLowering {
       } else if (Is(n, "ERROR") && HasStoreText(TextOf(n, text_))) {
         fn_->prim.writes = true;
       }
-      return !fn_->prim.writes;
+      // Stores are statements (`a = B[i] = c` nests one in another); an ERROR can be anywhere
+      // (ts_node_has_error: below n).
+      return !fn_->prim.writes && (MayHoldStatements(n) || Is(n, "assignment") || Is(n, "augmented_assignment") ||
+                                   ts_node_has_error(n));
     });
     // Hash of what callers see.
     std::string canon;

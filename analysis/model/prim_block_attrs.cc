@@ -26,7 +26,7 @@ class BlockAttrScan {
   void Run() {
     ForEachNode(Field(Is(def_, "decorated_definition") ? Field(def_, "definition") : def_, "body"), [&](TSNode n) {
       if (Is(n, "with_statement") && IsBlock(n)) Block(Field(n, "body"));
-      return true;
+      return MayHoldStatements(n);  // a block is a statement
     });
     checks.End();
   }
