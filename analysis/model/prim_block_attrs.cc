@@ -77,7 +77,7 @@ class BlockAttrScan {
         }
         return false;
       }
-      return true;
+      return MayHoldStatements(n) || Is(n, "expression_statement");  // the calls are statements
     });
   }
 
