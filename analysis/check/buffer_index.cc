@@ -26,6 +26,7 @@
 //    the least value: sound.
 //  - Range: the indices (arity) or the index at fault (bounds); related: the declared shape, and
 //    the innermost loop involved.
+#include <functional>
 #include <map>
 
 #include "check/check.h"
@@ -79,7 +80,8 @@ class BufferIndexCheck : public Check {
   void OnFunctionEnd(Sink& sink) override {
     for (const Pending& p : pending_) {
       const size_t fixed = common_.at(p.alloc).size();
-      const IndexReach* w = p.within.size() > fixed && p.within[fixed] ? &*p.within[fixed] : nullptr;
+      const std::optional<IndexReach> within = p.within ? p.within(fixed) : std::nullopt;
+      const IndexReach* w = within ? &*within : nullptr;
       if (w == nullptr && !p.value) continue;
       const arith::Expr max = w ? w->max : arith::Expr(*p.value);
       const arith::Facts facts = w ? w->facts : arith::Facts{};
@@ -87,11 +89,12 @@ class BufferIndexCheck : public Check {
         Report(p, w->min, max, w->loops, w->loop_range, nullptr, sink);
         continue;
       }
-      for (const Other& o : others_) {
-        if (o.alloc != p.alloc || o.k != p.k || o.range == p.range || o.within.size() <= fixed || !o.within[fixed]) continue;
-        const arith::Expr& min = o.within[fixed]->min;
-        if (facts.ProveLessEqual(p.dim, max - min) != arith::Tri::kProved) continue;
-        Report(p, min, max, o.within[fixed]->loops, o.within[fixed]->loop_range, &o, sink);
+      for (Other& o : others_) {
+        if (o.alloc != p.alloc || o.k != p.k || o.range == p.range) continue;
+        const std::optional<IndexReach>& ow = o.Within(fixed);
+        if (!ow) continue;
+        if (facts.ProveLessEqual(p.dim, max - ow->min) != arith::Tri::kProved) continue;
+        Report(p, ow->min, max, ow->loops, ow->loop_range, &o, sink);
         break;
       }
     }
@@ -109,8 +112,8 @@ class BufferIndexCheck : public Check {
     size_t k = 0;
     arith::Expr dim;
     TextRange shape_range;
-    std::vector<std::optional<IndexReach>> within;
-    std::optional<int64_t> value;  // a constant index
+    std::function<std::optional<IndexReach>(size_t)> within;  // BufferAccess::Index::within
+    std::optional<int64_t> value;                              // a constant index
   };
   // An index over loops of a compacted buffer: the least value it attains bounds the origin.
   struct Other {
@@ -118,7 +121,18 @@ class BufferIndexCheck : public Check {
     size_t k = 0;
     TextRange range;
     std::string text;
-    std::vector<std::optional<IndexReach>> within;
+    std::function<std::optional<IndexReach>(size_t)> within;  // BufferAccess::Index::within
+
+    // within(fixed), computed once: every pending index of the allocation asks with the same `fixed`.
+    const std::optional<IndexReach>& Within(size_t fixed) {
+      if (!cached || cached_fixed != fixed) {
+        cached = within(fixed);
+        cached_fixed = fixed;
+      }
+      return *cached;
+    }
+    std::optional<std::optional<IndexReach>> cached;
+    size_t cached_fixed = 0;
   };
 
   // `p` spans [min, max] in one instance (with `other`, the access attaining min).
@@ -140,7 +154,7 @@ class BufferIndexCheck : public Check {
   void NoteAccess(const BufferAccess& a) {
     const CompactedAccess& c = *a.compacted;
     for (size_t k = 0; k < a.indices.size(); ++k) {
-      if (!a.indices[k].within.empty()) others_.push_back(Other{c.alloc, k, a.indices[k].range, a.indices[k].text, a.indices[k].within});
+      if (a.indices[k].within) others_.push_back(Other{c.alloc, k, a.indices[k].range, a.indices[k].text, a.indices[k].within, {}, 0});
     }
     auto [it, first] = common_.emplace(c.alloc, c.path);
     if (first) return;

@@ -152,10 +152,11 @@ struct BufferAccess {
     std::optional<int64_t> value;  // a constant index
     std::string text;              // as written
     std::optional<IndexReach> reach;
-    /// With `compacted`: within[n] is what the index reaches when the loops outside the
-    /// allocation and the first n scopes of the path are fixed (their variables symbolic), the
-    /// loops below relaxed; size path + 1, or empty when `reach` is absent.
-    std::vector<std::optional<IndexReach>> within;
+    /// With `compacted` and `reach`: within(n) is what the index reaches when the loops outside
+    /// the allocation and the first n scopes of the path are fixed (their variables symbolic),
+    /// the loops below relaxed; absent for n past the path. Computed on each call (a check asks
+    /// only for the accesses it judges); empty when `reach` is absent or the buffer not compacted.
+    std::function<std::optional<IndexReach>(size_t n)> within;
   };
   std::vector<Index> indices;
   /// A buffer declared by `T.alloc_buffer` / `T.sblock_alloc_buffer`, which TVM's lowering resizes.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
 
 #include "arith/iter_range.h"
 
@@ -126,7 +128,10 @@ class PrimLowering {
       } else if (Is(n, "ERROR") && HasStoreText(TextOf(n, text_))) {
         fn_->prim.writes = true;
       }
-      return !fn_->prim.writes;
+      // Stores are statements (`a = B[i] = c` nests one in another); an ERROR can be anywhere
+      // (ts_node_has_error: below n).
+      return !fn_->prim.writes && (MayHoldStatements(n) || Is(n, "assignment") || Is(n, "augmented_assignment") ||
+                                   ts_node_has_error(n));
     });
     // Hash of what callers see.
     std::string canon;
@@ -549,18 +554,22 @@ class PrimLowering {
     access.name = name;
     access.index_range = Rel(TextRange{ts_node_start_byte(indices.empty() ? sub : indices.front()),
                                        ts_node_end_byte(indices.empty() ? sub : indices.back())});
+    auto alloc = compacted_.find(name);
+    std::shared_ptr<const WithinState> state;  // made for the first index that needs it
     for (TSNode index : indices) {
-      check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}};
-      auto alloc = compacted_.find(name);
+      check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}, {}};
       if (!idx.value && !region_only && !Is(index, "slice")) {
         if (std::optional<arith::Expr> e = Resolve(index)) {
           idx.reach = ReachOf(*e);
-          if (idx.reach && alloc != compacted_.end()) idx.within = ReachesWithin(*e, alloc->second);
+          if (idx.reach && alloc != compacted_.end()) {
+            if (!state) state = SnapshotForWithin(alloc->second);
+            idx.within = WithinOf(*e, state);
+          }
         }
       }
       access.indices.push_back(std::move(idx));
     }
-    if (auto alloc = compacted_.find(name); alloc != compacted_.end() && !region_only) {
+    if (alloc != compacted_.end() && !region_only) {
       access.compacted = check::CompactedAccess{alloc->second.id, {}};
       for (size_t i = alloc->second.depth; i < scopes_.size(); ++i) access.compacted->path.push_back(scopes_[i].id);
     }
@@ -939,30 +948,42 @@ class PrimLowering {
 
   // What the index `e` reaches over the loops in scope, under the guards in scope.
   // With `relaxed`, only those loop variables range; the others are symbolic values.
-  std::optional<check::IndexReach> ReachOf(const arith::Expr& e, const std::set<std::string>* relaxed = nullptr) {
-    arith::IterSpace space = space_;
+  std::optional<check::IndexReach> ReachOf(const arith::Expr& e, const std::set<std::string>* relaxed = nullptr) const {
+    std::vector<const Guard*> guards;
+    for (const Frame& f : frames_) {
+      for (const Guard& g : f.guards) guards.push_back(&g);
+    }
+    return Reach(e, space_, guards, display_, headers_, relaxed);
+  }
+
+  // ReachOf over a given state: `space` the loop domains, `guards` the guards in scope,
+  // `display`/`headers` the written name and header of each loop variable of `space`.
+  static std::optional<check::IndexReach> Reach(const arith::Expr& e, const arith::IterSpace& all,
+                                                const std::vector<const Guard*>& guards,
+                                                const std::map<std::string, std::string>& display,
+                                                const std::map<std::string, TextRange>& headers,
+                                                const std::set<std::string>* relaxed) {
+    arith::IterSpace space = all;
     if (relaxed != nullptr) {
       for (auto it = space.begin(); it != space.end();) it = relaxed->count(it->first) ? std::next(it) : space.erase(it);
     }
     if (arith::IterVarsOf(e, space).empty()) return std::nullopt;  // no loop: nothing to add
     check::IndexReach reach;
     std::vector<arith::Expr> multi;
-    for (const Frame& f : frames_) {
-      for (const Guard& g : f.guards) {
-        if (!g.known) return std::nullopt;
-        for (const arith::Expr& c : g.conjuncts) {
-          switch (arith::ApplyGuard(c, &space)) {
-            case arith::GuardEffect::kNone:
-              reach.facts.AddNonNegative(c);
-              break;
-            case arith::GuardEffect::kNarrowed:
-              break;
-            case arith::GuardEffect::kEmpty:
-              return std::nullopt;  // never executed
-            case arith::GuardEffect::kOther:
-              multi.push_back(c);
-              break;
-          }
+    for (const Guard* g : guards) {
+      if (!g->known) return std::nullopt;
+      for (const arith::Expr& c : g->conjuncts) {
+        switch (arith::ApplyGuard(c, &space)) {
+          case arith::GuardEffect::kNone:
+            reach.facts.AddNonNegative(c);
+            break;
+          case arith::GuardEffect::kNarrowed:
+            break;
+          case arith::GuardEffect::kEmpty:
+            return std::nullopt;  // never executed
+          case arith::GuardEffect::kOther:
+            multi.push_back(c);
+            break;
         }
       }
     }
@@ -980,31 +1001,62 @@ class PrimLowering {
     for (const std::string& v : arith::IterVarsOf(e, space)) {
       const arith::IterDomain& d = space.at(v);
       if (!reach.loops.empty()) reach.loops += ", ";
-      reach.loops += display_[v] + " in ";
+      auto shown = display.find(v);
+      reach.loops += (shown != display.end() ? shown->second : v) + " in ";
       if (d.step == 1) {
         reach.loops += "[" + d.lo.ToString() + ", " + (d.hi + 1).ToString() + ")";
       } else {
         reach.loops += "{" + d.lo.ToString() + ", " + (d.lo + d.step).ToString() + ", ..., " + d.hi.ToString() + "}";
       }
-      TextRange h = headers_[v];
+      auto header = headers.find(v);
+      TextRange h = header != headers.end() ? header->second : TextRange{};
       if (reach.loop_range.empty() || h.begin > reach.loop_range.begin) reach.loop_range = h;
     }
     return reach;
   }
 
-  // What `e` reaches with the loops outside scopes_[a.depth + n] fixed, for n = 0 .. the scopes
-  // below the allocation (check::BufferAccess::Index::within), except the thread loops that
-  // CompactBufferAllocation relaxes for the buffer's storage scope, which range everywhere.
-  std::vector<std::optional<check::IndexReach>> ReachesWithin(const arith::Expr& e, const Allocation& a) {
-    std::vector<std::optional<check::IndexReach>> out;
-    for (size_t n = a.depth; n <= scopes_.size(); ++n) {
-      std::set<std::string> relaxed;
-      for (size_t i = 0; i < scopes_.size(); ++i) {
-        if (!scopes_[i].var.empty() && (i >= n || RelaxesThread(a.storage_rank, scopes_[i]))) relaxed.insert(scopes_[i].var);
-      }
-      out.push_back(ReachOf(e, &relaxed));
+  // The walk's state at an access to a compacted buffer, copied once per access so that
+  // check::BufferAccess::Index::within can be computed when a check asks, after the walk moved on:
+  // computing it for every scope level of every index made the lowering 13% slower.
+  struct WithinState {
+    arith::IterSpace space;
+    std::vector<Guard> guards;
+    std::vector<Scope> scopes;
+    Allocation alloc;
+    std::map<std::string, std::string> display;  // of the variables of `space` only
+    std::map<std::string, TextRange> headers;    // likewise
+  };
+
+  std::shared_ptr<const WithinState> SnapshotForWithin(const Allocation& a) const {
+    auto state = std::make_shared<WithinState>();
+    state->space = space_;
+    for (const Frame& f : frames_) state->guards.insert(state->guards.end(), f.guards.begin(), f.guards.end());
+    state->scopes = scopes_;
+    state->alloc = a;
+    for (const auto& [v, d] : space_) {
+      if (auto it = display_.find(v); it != display_.end()) state->display.emplace(v, it->second);
+      if (auto it = headers_.find(v); it != headers_.end()) state->headers.emplace(v, it->second);
     }
-    return out;
+    return state;
+  }
+
+  // check::BufferAccess::Index::within for `e`: what it reaches with the loops outside
+  // scopes[alloc.depth + n] fixed (n the scopes of the path fixed), except the thread loops that
+  // CompactBufferAllocation relaxes for the buffer's storage scope, which range everywhere.
+  static std::function<std::optional<check::IndexReach>(size_t)> WithinOf(const arith::Expr& e,
+                                                                           std::shared_ptr<const WithinState> state) {
+    return [e, state = std::move(state)](size_t n) -> std::optional<check::IndexReach> {
+      const size_t level = state->alloc.depth + n;
+      if (level > state->scopes.size()) return std::nullopt;
+      std::set<std::string> relaxed;
+      for (size_t i = 0; i < state->scopes.size(); ++i) {
+        const Scope& s = state->scopes[i];
+        if (!s.var.empty() && (i >= level || RelaxesThread(state->alloc.storage_rank, s))) relaxed.insert(s.var);
+      }
+      std::vector<const Guard*> guards;
+      for (const Guard& g : state->guards) guards.push_back(&g);
+      return Reach(e, state->space, guards, state->display, state->headers, &relaxed);
+    };
   }
 
   // TVM's StorageScope rank of a scope: global 0, shared 1, warp 2, local 3; 4 for the others

@@ -26,7 +26,7 @@ class BlockAttrScan {
   void Run() {
     ForEachNode(Field(Is(def_, "decorated_definition") ? Field(def_, "definition") : def_, "body"), [&](TSNode n) {
       if (Is(n, "with_statement") && IsBlock(n)) Block(Field(n, "body"));
-      return true;
+      return MayHoldStatements(n);  // a block is a statement
     });
     checks.End();
   }
@@ -77,7 +77,7 @@ class BlockAttrScan {
         }
         return false;
       }
-      return true;
+      return MayHoldStatements(n) || Is(n, "expression_statement");  // the calls are statements
     });
   }
 

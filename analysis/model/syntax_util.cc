@@ -1,35 +1,125 @@
 #include "model/syntax_util.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 namespace tvmls::analysis {
+
+namespace {
+
+// One cursor per thread for the child lists below, reset for each call: a cursor made per call
+// cost a heap allocation for its stack every time (the lists are asked for on most nodes).
+// Neither list calls out while it iterates, so the cursor is never in use twice.
+class ReusedCursor {
+ public:
+  ~ReusedCursor() {
+    if (made_) ts_tree_cursor_delete(&cursor_);
+  }
+  TSTreeCursor* At(TSNode n) {
+    if (made_) {
+      ts_tree_cursor_reset(&cursor_, n);
+    } else {
+      cursor_ = ts_tree_cursor_new(n);
+      made_ = true;
+    }
+    return &cursor_;
+  }
+
+ private:
+  TSTreeCursor cursor_{};
+  bool made_ = false;
+};
+
+thread_local ReusedCursor reused_cursor;
+
+// The grammar's field names by length, for FieldId.
+struct FieldTable {
+  const TSLanguage* language = nullptr;
+  std::vector<std::pair<std::string_view, TSFieldId>> fields;
+};
+
+thread_local FieldTable field_table;
+
+}  // namespace
+
+thread_local SymbolNameTable symbol_name_table{nullptr, nullptr, 0};
+
+void LoadSymbolNames(const TSLanguage* language) {
+  static std::mutex mutex;
+  static std::map<const TSLanguage*, std::vector<const char*>> tables;  // never freed: threads point into it
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, made] = tables.try_emplace(language);
+  if (made) {
+    const uint32_t count = ts_language_symbol_count(language);
+    for (uint32_t id = 0; id < count; ++id) {
+      it->second.push_back(ts_language_symbol_name(language, static_cast<TSSymbol>(id)));
+    }
+  }
+  symbol_name_table = {language, it->second.data(), static_cast<uint32_t>(it->second.size())};
+}
+
+TSFieldId FieldId(const TSLanguage* language, const char* name) {
+  if (field_table.language != language) {
+    field_table.language = language;
+    field_table.fields.clear();
+    const uint32_t count = ts_language_field_count(language);
+    for (uint32_t id = 1; id <= count; ++id) {
+      if (const char* f = ts_language_field_name_for_id(language, static_cast<TSFieldId>(id))) {
+        field_table.fields.emplace_back(f, static_cast<TSFieldId>(id));
+      }
+    }
+  }
+  const std::string_view wanted(name);
+  for (const auto& [f, id] : field_table.fields) {
+    if (f.size() == wanted.size() && f[0] == wanted[0] && f == wanted) return id;
+  }
+  return 0;
+}
 
 std::vector<TSNode> NamedChildren(TSNode n) {
   std::vector<TSNode> out;
   if (ts_node_is_null(n)) return out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
+  out.reserve(ts_node_named_child_count(n));
+  TSTreeCursor* cursor = reused_cursor.At(n);
+  if (ts_tree_cursor_goto_first_child(cursor)) {
     do {
-      TSNode c = ts_tree_cursor_current_node(&cursor);
+      TSNode c = ts_tree_cursor_current_node(cursor);
       if (ts_node_is_named(c)) out.push_back(c);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
   }
-  ts_tree_cursor_delete(&cursor);
   return out;
 }
 
 std::vector<TSNode> Children(TSNode n) {
   std::vector<TSNode> out;
   if (ts_node_is_null(n)) return out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
+  out.reserve(ts_node_child_count(n));
+  TSTreeCursor* cursor = reused_cursor.At(n);
+  if (ts_tree_cursor_goto_first_child(cursor)) {
     do {
-      out.push_back(ts_tree_cursor_current_node(&cursor));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+      out.push_back(ts_tree_cursor_current_node(cursor));
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
   }
-  ts_tree_cursor_delete(&cursor);
   return out;
+}
+
+bool MayHoldStatements(TSNode n) {
+  if (n.id == nullptr) return false;
+  const std::string_view t = TypeOf(n);
+  if (t == "block" || t == "module" || t == "ERROR" || t == "else_clause" || t == "elif_clause" ||
+      t == "except_clause" || t == "finally_clause" || t == "case_clause" || t == "decorated_definition" ||
+      t == "function_definition" || t == "class_definition") {
+    return true;
+  }
+  constexpr std::string_view kSuffix = "_statement";
+  if (t.size() <= kSuffix.size() || t.substr(t.size() - kSuffix.size()) != kSuffix) return false;
+  return t != "expression_statement" && t != "return_statement" && t != "assert_statement" &&
+         t != "pass_statement" && t != "delete_statement" && t != "raise_statement" && t != "global_statement" &&
+         t != "nonlocal_statement" && t != "import_statement" && t != "import_from_statement" &&
+         t != "break_statement" && t != "continue_statement";
 }
 
 std::optional<std::vector<std::string>> DottedPath(TSNode n, std::string_view text) {
@@ -37,7 +127,8 @@ std::optional<std::vector<std::string>> DottedPath(TSNode n, std::string_view te
   for (int guard = 0; guard < 64; ++guard) {
     if (Is(n, "identifier")) {
       parts.emplace_back(TextOf(n, text));
-      return std::vector<std::string>(parts.rbegin(), parts.rend());
+      std::reverse(parts.begin(), parts.end());
+      return parts;
     }
     if (!Is(n, "attribute")) return std::nullopt;
     TSNode attr = Field(n, "attribute");

@@ -16,11 +16,35 @@
 
 namespace tvmls::analysis {
 
+/// The id of field `name` in `language` (0 when it has none). tree-sitter's own lookup compares
+/// the name with every field name of the grammar on each call; this one is a table per thread.
+TSFieldId FieldId(const TSLanguage* language, const char* name);
+
+/// The symbol names of the grammar last seen on this thread, by symbol id (ts_language_symbol_name
+/// without a library call per node: the walks ask a node's type tens of millions of times in a
+/// `tvmls check` of TVM's tests). Trivial, so that a thread_local access is a plain load.
+struct SymbolNameTable {
+  const TSLanguage* language;
+  const char* const* names;
+  uint32_t count;
+};
+extern thread_local SymbolNameTable symbol_name_table;
+/// Points symbol_name_table at `language`'s names (made once per language, kept for the process).
+void LoadSymbolNames(const TSLanguage* language);
+
+/// ts_node_type(n) for a non-null node.
+inline const char* TypeOf(TSNode n) {
+  const TSSymbol symbol = ts_node_symbol(n);
+  const TSLanguage* language = ts_tree_language(n.tree);
+  if (language != symbol_name_table.language) LoadSymbolNames(language);
+  return symbol < symbol_name_table.count ? symbol_name_table.names[symbol] : ts_language_symbol_name(language, symbol);
+}
+
 // The first character is compared inline: most tests fail there, and the call to strcmp was ~7%
 // of `tvmls check` (walks test every node against many types).
 inline bool Is(TSNode n, const char* type) {
-  if (ts_node_is_null(n)) return false;
-  const char* t = ts_node_type(n);
+  if (n.id == nullptr) return false;  // ts_node_is_null
+  const char* t = TypeOf(n);
   return t[0] == type[0] && std::strcmp(t, type) == 0;
 }
 // Null nodes (an absent field: broken code is normal input) have an empty range and no text.
@@ -35,7 +59,8 @@ inline std::string_view TextOf(TSNode n, std::string_view text) {
   return text.substr(b, e - b);
 }
 inline TSNode Field(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+  if (ts_node_is_null(n)) return n;
+  return ts_node_child_by_field_id(n, FieldId(ts_tree_language(n.tree), name));
 }
 
 /// Pre-order walk without recursion; `visit` returns whether to descend into the node. Nothing
@@ -60,6 +85,12 @@ void ForEachNode(TSNode root, Visit&& visit) {
   }
   ts_tree_cursor_delete(&cursor);
 }
+
+/// Whether a statement can be below `n` (a walk looking for statements need not descend where
+/// not): false for expressions and for the statements that hold no other (`x = ...`, `return`,
+/// an expression statement, ...); true for blocks, compound statements, their clauses,
+/// definitions and ERROR.
+bool MayHoldStatements(TSNode n);
 
 /// FNV-1a, 64 bit.
 inline uint64_t HashString(std::string_view s, uint64_t h = 1469598103934665603ull) {
