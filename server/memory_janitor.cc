@@ -14,6 +14,16 @@ void ReleaseFreedMemory() {
 #endif
 }
 
+HeapUse MeasureHeap() {
+  HeapUse use;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  struct mallinfo2 info = mallinfo2();
+  use.in_use = info.uordblks + info.hblkhd;
+  use.kept = info.fordblks;
+#endif
+  return use;
+}
+
 MemoryJanitor::MemoryJanitor(Clock::duration idle, Clock::duration max_wait,
                              std::function<void()> release)
     : idle_(idle), max_wait_(max_wait), release_(std::move(release)), thread_([this] { Main(); }) {}

@@ -29,6 +29,15 @@ namespace tvmls::server {
 /// malloc_trim(0) with glibc; nothing elsewhere.
 void ReleaseFreedMemory();
 
+/// The allocator's view of the heap, in bytes (glibc's mallinfo2; zeros elsewhere): `in_use`,
+/// what the program holds; `kept`, freed memory the allocator still holds in its arenas (part
+/// of it resident), which is what ReleaseFreedMemory can hand back when whole pages are free.
+struct HeapUse {
+  size_t in_use = 0;
+  size_t kept = 0;
+};
+HeapUse MeasureHeap();
+
 class MemoryJanitor {
  public:
   using Clock = std::chrono::steady_clock;
