@@ -7,6 +7,7 @@
 
 #include "analysis.h"
 #include "model/model.h"
+#include "query/semantic_tokens.h"
 #include "support/files.h"
 #include "syntax/document.h"
 
@@ -48,6 +49,50 @@ TEST(Memory, LoweredModelsKeepNoSpareCapacity) {
   EXPECT_GT(functions, 10);
   EXPECT_GT(hovers, 100u);
   EXPECT_GT(symbols, 100u);
+}
+
+// The semantic tokens tracker remembers the last model's functions to tell which are new, but
+// does not keep them alive: after a round that re-lowered most of a 100k-line file (and limbo let
+// the old results go), the old models (about 40 MB) stayed held by it until the next tokens
+// request. And models freed and replaced are still seen as changed: the tokens after the update
+// equal those computed afresh.
+TEST(Memory, SemanticTokenTrackerKeepsNoModel) {
+  const std::string text =
+      "from tvm.script import relax as R\n\n"
+      "@R.function\n"
+      "def main(x: R.Tensor((2, 3), \"float32\")):\n"
+      "    y = R.add(x, x)\n"
+      "    return y\n";
+  Document doc(text);
+  SemanticTokenTracker tracker;
+  std::weak_ptr<const FunctionModel> before;
+  {
+    Analyzer analyzer;
+    analyzer.Run(doc);
+    ASSERT_NE(analyzer.Model(), nullptr);
+    ASSERT_EQ(analyzer.Model()->standalone.size(), 1u);
+    tracker.Update(doc, *analyzer.Model());
+    before = analyzer.Model()->standalone[0].fn;
+  }
+  EXPECT_TRUE(before.expired());
+  // `y` renamed `z` in both places, and analysed by another analyzer: every model is new.
+  size_t y = text.find("y = ");
+  size_t ret = text.find("return y") + 7;
+  ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{{static_cast<uint32_t>(ret), static_cast<uint32_t>(ret + 1), "z"},
+                                                  {static_cast<uint32_t>(y), static_cast<uint32_t>(y + 1), "z"}})
+                  .ok);
+  Analyzer analyzer;
+  analyzer.Run(doc);
+  ASSERT_NE(analyzer.Model(), nullptr);
+  tracker.Update(doc, *analyzer.Model());
+  std::vector<SemanticToken> fresh = SemanticTokens(doc, *analyzer.Model());
+  ASSERT_GT(fresh.size(), 3u);
+  ASSERT_EQ(tracker.Tokens().size(), fresh.size());
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    EXPECT_EQ(tracker.Tokens()[i].range, fresh[i].range) << i;
+    EXPECT_EQ(tracker.Tokens()[i].type, fresh[i].type) << i;
+    EXPECT_EQ(tracker.Tokens()[i].modifiers, fresh[i].modifiers) << i;
+  }
 }
 
 }  // namespace
