@@ -585,6 +585,7 @@ void SemanticTokenTracker::Remember(const Document& doc, const FileModel& model)
 SemanticTokenTracker::Change SemanticTokenTracker::FromScratch(const Document& doc, const FileModel& model) {
   size_t removed = tokens_.size();
   tokens_ = SemanticTokens(doc, model);
+  tokens_.shrink_to_fit();  // kept until the next update: no spare room from Normalize
   Remember(doc, model);
   return {0, removed, tokens_.size()};
 }
@@ -698,6 +699,13 @@ SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, c
   if (change.removed > common) {
     tokens_.erase(first + static_cast<std::ptrdiff_t>(common), last);
   } else {
+    // Room for 1/64 more, not the vector's doubling: the tokens of a 100k-line file are 4 MB.
+    size_t count = tokens_.size() + (change.inserted - common);
+    if (count > tokens_.capacity()) {
+      size_t at = static_cast<size_t>(last - tokens_.begin());
+      tokens_.reserve(count + count / 64);
+      last = tokens_.begin() + static_cast<std::ptrdiff_t>(at);
+    }
     tokens_.insert(last, fresh.begin() + static_cast<std::ptrdiff_t>(common), fresh.end());
   }
   Remember(doc, model);

@@ -95,5 +95,31 @@ TEST(Memory, SemanticTokenTrackerKeepsNoModel) {
   }
 }
 
+// The tracker's tokens live as long as the document's tokens state: they keep no spare room from
+// being computed (Normalize) or from tokens inserted by an edit (a vector's doubling was 4 MB
+// more at 100k lines).
+TEST(Memory, SemanticTokensKeepLittleSpareCapacity) {
+  std::string all;
+  for (const std::string& f : testing::ExampleFiles()) all += testing::ReadFileOrDie(f) + "\n\n";
+  Document doc(all);
+  Analyzer analyzer;
+  analyzer.Run(doc);
+  ASSERT_NE(analyzer.Model(), nullptr);
+  SemanticTokenTracker tracker;
+  tracker.Update(doc, *analyzer.Model());
+  size_t before = tracker.Tokens().size();
+  ASSERT_GT(before, 1000u);
+  EXPECT_EQ(tracker.Tokens().capacity(), before);
+  // Words typed at the end of a function's line add tokens.
+  size_t at = doc.Text().find("\n", doc.Text().find("return ")) ;
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{{static_cast<uint32_t>(at), static_cast<uint32_t>(at), " + T.int32(1) + T.int32(2)"}}).ok);
+  analyzer.Run(doc);
+  ASSERT_NE(analyzer.Model(), nullptr);
+  tracker.Update(doc, *analyzer.Model());
+  ASSERT_GT(tracker.Tokens().size(), before);
+  EXPECT_LE(tracker.Tokens().capacity(), tracker.Tokens().size() + tracker.Tokens().size() / 32);
+}
+
 }  // namespace
 }  // namespace tvmls::analysis
