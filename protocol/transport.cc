@@ -109,11 +109,21 @@ class StreamLoop {
   }
 
   void WriteNext() {
-    current_.clear();
+    // A frame of megabytes (a large file's diagnostics or semantic tokens) is written from its
+    // own buffer, which goes with it: kept as `current_`'s capacity, it stayed for the session.
+    if (current_.capacity() > kKeptWriteBuffer) {
+      std::string().swap(current_);
+    } else {
+      current_.clear();
+    }
     {
       std::lock_guard<std::mutex> lock(queue_mu_);
       while (!queue_.empty() && current_.size() < (1u << 20)) {
-        current_ += queue_.front();
+        if (current_.empty()) {
+          current_ = std::move(queue_.front());
+        } else {
+          current_ += queue_.front();
+        }
         queue_.pop_front();
       }
       if (current_.empty()) write_scheduled_ = false;
@@ -167,6 +177,7 @@ class StreamLoop {
   bool finishing_ = false;
   bool closed_ = false;
 
+  static constexpr size_t kKeptWriteBuffer = 1u << 20;
   std::mutex queue_mu_;
   std::deque<std::string> queue_;
   bool write_scheduled_ = false;  // A WriteNext is posted or a write is in flight.

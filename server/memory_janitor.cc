@@ -14,6 +14,16 @@ void ReleaseFreedMemory() {
 #endif
 }
 
+HeapUse MeasureHeap() {
+  HeapUse use;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  struct mallinfo2 info = mallinfo2();
+  use.in_use = info.uordblks + info.hblkhd;
+  use.kept = info.fordblks;
+#endif
+  return use;
+}
+
 MemoryJanitor::MemoryJanitor(Clock::duration idle, Clock::duration max_wait,
                              std::function<void()> release)
     : idle_(idle), max_wait_(max_wait), release_(std::move(release)), thread_([this] { Main(); }) {}
@@ -27,11 +37,12 @@ MemoryJanitor::~MemoryJanitor() {
   thread_.join();
 }
 
-void MemoryJanitor::Note(bool freed) {
+void MemoryJanitor::Note(Freed freed) {
   std::lock_guard<std::mutex> lock(mu_);
   last_note_ = Clock::now();
-  if (freed && !pending_) {
-    pending_ = true;
+  if (freed != Freed::kNothing) pending_ = true;
+  if (freed == Freed::kMuch && !pending_much_) {
+    pending_much_ = true;
     first_pending_ = last_note_;
   }
   cv_.notify_all();
@@ -49,12 +60,14 @@ void MemoryJanitor::Main() {
       cv_.wait(lock);
       continue;
     }
-    Clock::time_point due = std::min(last_note_ + idle_, first_pending_ + max_wait_);
+    Clock::time_point due = last_note_ + idle_;
+    if (pending_much_) due = std::min(due, first_pending_ + max_wait_);
     if (Clock::now() < due) {
       cv_.wait_until(lock, due);
       continue;
     }
     pending_ = false;
+    pending_much_ = false;
     lock.unlock();
     release_();
     lock.lock();

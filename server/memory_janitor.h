@@ -8,13 +8,19 @@
 // does it on its own thread once nothing happened for `idle`, or at the latest `max_wait` after
 // the first large free, so that continuous typing cannot hold the memory forever.
 //
+// What was freed decides how soon: after ordinary work (a keystroke's round frees the last
+// diagnostics' text, a request its answer) glibc keeps a few megabytes each time, and over a
+// few hundred keystrokes that drifted the RSS up by 40 MB before anything was released, so it is
+// released once idle (Freed::kSome); after a large free (Freed::kMuch) also at the latest
+// `max_wait` later, while the user keeps typing.
+//
 // CONTRACT
 //
 // Note may be called from any thread. `release` runs on the janitor's thread only, never two at
-// once, and at most once per run of Notes with `freed`: each release answers every Note(true)
-// made before it started. It is called when a Note(true) is pending and either no Note came for
-// `idle`, or `max_wait` passed since the first pending Note(true). The destructor stops the
-// thread (a pending release is dropped) and joins it.
+// once, and at most once per run of Notes that freed something: each release answers every such
+// Note made before it started. It is called when one is pending and either no Note came for
+// `idle`, or a Note(kMuch) is pending and `max_wait` passed since the first of them. The
+// destructor stops the thread (a pending release is dropped) and joins it.
 #ifndef TVMLS_SERVER_MEMORY_JANITOR_H_
 #define TVMLS_SERVER_MEMORY_JANITOR_H_
 
@@ -29,6 +35,15 @@ namespace tvmls::server {
 /// malloc_trim(0) with glibc; nothing elsewhere.
 void ReleaseFreedMemory();
 
+/// The allocator's view of the heap, in bytes (glibc's mallinfo2; zeros elsewhere): `in_use`,
+/// what the program holds; `kept`, freed memory the allocator still holds in its arenas (part
+/// of it resident), which is what ReleaseFreedMemory can hand back when whole pages are free.
+struct HeapUse {
+  size_t in_use = 0;
+  size_t kept = 0;
+};
+HeapUse MeasureHeap();
+
 class MemoryJanitor {
  public:
   using Clock = std::chrono::steady_clock;
@@ -38,9 +53,13 @@ class MemoryJanitor {
   MemoryJanitor(const MemoryJanitor&) = delete;
   MemoryJanitor& operator=(const MemoryJanitor&) = delete;
 
-  /// Something happened now (the server is not idle); `freed`: it freed much memory, to be
-  /// released once idle.
-  void Note(bool freed);
+  enum class Freed {
+    kNothing,  // activity only: the janitor is not idle
+    kSome,     // released once idle
+    kMuch,     // released once idle, or `max_wait` after the first such Note
+  };
+  /// Something happened now (the server is not idle), and freed `freed`.
+  void Note(Freed freed);
   /// How many times `release` has returned.
   int Releases() const;
 
@@ -53,7 +72,8 @@ class MemoryJanitor {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
-  bool pending_ = false;
+  bool pending_ = false;       // a release is due once idle
+  bool pending_much_ = false;  // ... or at first_pending_ + max_wait_
   Clock::time_point last_note_;
   Clock::time_point first_pending_;
   int releases_ = 0;

@@ -572,7 +572,9 @@ void SemanticTokenTracker::Remember(const Document& doc, const FileModel& model)
   aliases_ = model.aliases;
   functions_.clear();
   modules_.clear();
-  auto add = [&](const FunctionRef& f) { functions_.push_back({f.fn, Absolute(f, f.fn->range)}); };
+  auto add = [&](const FunctionRef& f) {
+    functions_.push_back({f.fn.get(), f.fn, Absolute(f, f.fn->range)});
+  };
   for (const ModuleModel& m : model.modules) {
     modules_.push_back({m.name, m.name_range});
     for (const FunctionRef& f : m.functions) add(f);
@@ -583,6 +585,7 @@ void SemanticTokenTracker::Remember(const Document& doc, const FileModel& model)
 SemanticTokenTracker::Change SemanticTokenTracker::FromScratch(const Document& doc, const FileModel& model) {
   size_t removed = tokens_.size();
   tokens_ = SemanticTokens(doc, model);
+  tokens_.shrink_to_fit();  // kept until the next update: no spare room from Normalize
   Remember(doc, model);
   return {0, removed, tokens_.size()};
 }
@@ -630,9 +633,12 @@ SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, c
   // What to compute again: the stretch, the functions whose models are new or gone, the modules
   // whose names are.
   TextRange dirty = edited ? stretch : TextRange{kNone, kNone};
+  // A model that is gone is not in `before`: a new model at its address is new.
   std::vector<const FunctionModel*> before;
   before.reserve(functions_.size());
-  for (const Function& f : functions_) before.push_back(f.fn.get());
+  for (const Function& f : functions_) {
+    if (!f.alive.expired()) before.push_back(f.fn);
+  }
   std::sort(before.begin(), before.end());
   std::vector<const FunctionModel*> now;
   auto function = [&](const FunctionRef& f) {
@@ -645,7 +651,9 @@ SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, c
   for (const FunctionRef& f : model.standalone) function(f);
   std::sort(now.begin(), now.end());
   for (const Function& f : functions_) {
-    if (!std::binary_search(now.begin(), now.end(), f.fn.get())) Widen(&dirty, moved(f.range));
+    if (f.alive.expired() || !std::binary_search(now.begin(), now.end(), f.fn)) {
+      Widen(&dirty, moved(f.range));
+    }
   }
   for (const ModuleModel& m : model.modules) {
     bool known = std::any_of(modules_.begin(), modules_.end(), [&](const Module& old) {
@@ -691,6 +699,13 @@ SemanticTokenTracker::Change SemanticTokenTracker::Update(const Document& doc, c
   if (change.removed > common) {
     tokens_.erase(first + static_cast<std::ptrdiff_t>(common), last);
   } else {
+    // Room for 1/64 more, not the vector's doubling: the tokens of a 100k-line file are 4 MB.
+    size_t count = tokens_.size() + (change.inserted - common);
+    if (count > tokens_.capacity()) {
+      size_t at = static_cast<size_t>(last - tokens_.begin());
+      tokens_.reserve(count + count / 64);
+      last = tokens_.begin() + static_cast<std::ptrdiff_t>(at);
+    }
     tokens_.insert(last, fresh.begin() + static_cast<std::ptrdiff_t>(common), fresh.end());
   }
   Remember(doc, model);

@@ -109,9 +109,13 @@ class SemanticTokenTracker {
   const std::vector<SemanticToken>& Tokens() const { return tokens_; }
 
  private:
+  // A function of the last Update's model. Not kept alive (a round that re-lowers most of the
+  // file must not leave the old models held here until the next tokens request): `fn` is the
+  // model's address, its identity only while `alive` has not expired.
   struct Function {
-    std::shared_ptr<const FunctionModel> fn;  // kept alive: identity is the model's address
-    TextRange range;                          // absolute
+    const FunctionModel* fn = nullptr;
+    std::weak_ptr<const FunctionModel> alive;
+    TextRange range;  // absolute
   };
   struct Module {
     std::string name;

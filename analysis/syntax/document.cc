@@ -183,6 +183,10 @@ bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
   input.old_end_point = PointAt(lines_, input.old_end_byte);
   uint32_t new_end = edit.begin + static_cast<uint32_t>(edit.new_text.size());
   std::string removed = text_.substr(edit.begin, edit.end - edit.begin);
+  size_t size = text_.size() - (edit.end - edit.begin) + edit.new_text.size();
+  // Room for the next 1/64 of growth, not the string's doubling: a 4.4 MB text held 8.8 MB
+  // after its first typed character.
+  if (size > text_.capacity()) text_.reserve(size + size / 64 + 4096);
   text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
   nesting_.Update(text_, edit.begin, new_end, removed);
   lines_.ApplyEdit(edit.begin, edit.end, edit.new_text);

@@ -461,6 +461,19 @@ TEST(Incremental, LimboStaysBounded) {
   EXPECT_EQ(s.analyzer.Stats().functions_cached, 120);
 }
 
+// When limbo is over its bound, only as many entries go as must: an alias change sets all 400
+// results aside at once, and the 400 new ones leave room for 264 of them (400 + 200 + 64 in all),
+// which the change back then claims. (All 400 went, being equally old, and were lowered again.)
+TEST(Incremental, LimboOverItsBoundKeepsWhatFits) {
+  Session s(ManyFunctions(400));
+  s.Replace("from tvm.script import relax as R", "from tvm.script import relax as Q");
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 400);
+  EXPECT_EQ(s.analyzer.Stats().functions_cached, 400 + 200 + 64);
+  s.Replace("from tvm.script import relax as Q", "from tvm.script import relax as R");
+  EXPECT_EQ(s.analyzer.Stats().functions_analyzed, 400 - 264);
+  s.ExpectSameAsFresh();
+}
+
 // A first analysis on several threads reports exactly what one thread reports, on every example
 // and fixture and on a file large enough to be split (AnalysisOptions::threads).
 TEST(Incremental, ThreadsDoNotChangeTheResults) {

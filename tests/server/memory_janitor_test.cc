@@ -1,5 +1,5 @@
-// MemoryJanitor: releases after a large free once idle, or at the latest after max_wait, and
-// never without a large free.
+// MemoryJanitor: releases after a free once idle, after a large free also at the latest after
+// max_wait, and never without a free.
 #include "memory_janitor.h"
 
 #include <atomic>
@@ -26,12 +26,12 @@ bool WaitForReleases(const MemoryJanitor& janitor, int count) {
 TEST(MemoryJanitor, ReleasesOnceIdleAfterALargeFree) {
   std::atomic<int> calls{0};
   MemoryJanitor janitor(milliseconds(20), std::chrono::hours(1), [&] { ++calls; });
-  janitor.Note(true);
-  janitor.Note(true);  // one release answers both
+  janitor.Note(MemoryJanitor::Freed::kMuch);
+  janitor.Note(MemoryJanitor::Freed::kMuch);  // one release answers both
   ASSERT_TRUE(WaitForReleases(janitor, 1));
   std::this_thread::sleep_for(milliseconds(100));
   EXPECT_EQ(calls.load(), 1);
-  janitor.Note(true);
+  janitor.Note(MemoryJanitor::Freed::kMuch);
   ASSERT_TRUE(WaitForReleases(janitor, 2));
   EXPECT_EQ(calls.load(), 2);
 }
@@ -41,7 +41,7 @@ TEST(MemoryJanitor, NothingFreedNothingReleased) {
   {
     MemoryJanitor janitor(milliseconds(1), milliseconds(1), [&] { ++calls; });
     for (int i = 0; i < 20; ++i) {
-      janitor.Note(false);
+      janitor.Note(MemoryJanitor::Freed::kNothing);
       std::this_thread::sleep_for(milliseconds(3));
     }
   }
@@ -51,12 +51,27 @@ TEST(MemoryJanitor, NothingFreedNothingReleased) {
 TEST(MemoryJanitor, ContinuousActivityWaitsAtMostMaxWait) {
   // Notes every 2 ms never leave the janitor idle for 1 h; max_wait still releases.
   MemoryJanitor janitor(std::chrono::hours(1), milliseconds(30), [] {});
-  janitor.Note(true);
+  janitor.Note(MemoryJanitor::Freed::kMuch);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (janitor.Releases() == 0 && std::chrono::steady_clock::now() < deadline) {
-    janitor.Note(false);
+    janitor.Note(MemoryJanitor::Freed::kNothing);
     std::this_thread::sleep_for(milliseconds(2));
   }
+  EXPECT_EQ(janitor.Releases(), 1);
+}
+
+TEST(MemoryJanitor, SmallFreesReleaseOnceIdleOnly) {
+  // Continuous activity that frees a little: no release while it lasts, however long past
+  // max_wait; one once it stops.
+  MemoryJanitor janitor(milliseconds(150), milliseconds(5), [] {});
+  auto until = std::chrono::steady_clock::now() + milliseconds(400);
+  while (std::chrono::steady_clock::now() < until) {
+    janitor.Note(MemoryJanitor::Freed::kSome);
+    std::this_thread::sleep_for(milliseconds(2));
+  }
+  EXPECT_EQ(janitor.Releases(), 0);
+  ASSERT_TRUE(WaitForReleases(janitor, 1));
+  std::this_thread::sleep_for(milliseconds(100));
   EXPECT_EQ(janitor.Releases(), 1);
 }
 
@@ -64,7 +79,7 @@ TEST(MemoryJanitor, DestructionDropsAPendingRelease) {
   std::atomic<int> calls{0};
   {
     MemoryJanitor janitor(std::chrono::hours(1), std::chrono::hours(1), [&] { ++calls; });
-    janitor.Note(true);
+    janitor.Note(MemoryJanitor::Freed::kMuch);
   }
   EXPECT_EQ(calls.load(), 0);
 }

@@ -127,7 +127,8 @@ class Client:
     """Content-Length framed JSON-RPC over the server's stdio. A reader thread keeps the newest
     publishDiagnostics per uri and the responses; another keeps the server's log."""
 
-    def __init__(self, cmd):
+    def __init__(self, cmd, log_path=None):
+        self.log = open(log_path, "w", encoding="utf-8") if log_path else None
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.cv = threading.Condition()
@@ -152,6 +153,8 @@ class Client:
     def _read_stderr(self):
         for raw in iter(self.proc.stderr.readline, b""):
             line = raw.decode("utf-8", "replace").rstrip()
+            if self.log:
+                self.log.write(line + "\n")
             m = ANALYSED.search(line)
             t = TRIMMED.search(line)
             if m:
@@ -348,7 +351,7 @@ def run(args, text_str, work):
     path.write_text(text_str, encoding="utf-8")
     uri = path.as_uri()
     cmd = [args.tvmls, "serve", "--stdio", "--log-level", "debug"]
-    client = Client(cmd)
+    client = Client(cmd, args.server_log)
     pid = client.proc.pid
     rng = random.Random(args.seed)
     text = Text(text_str)
@@ -590,6 +593,7 @@ def main():
     ap.add_argument("--hold", type=float, default=0,
                     help="seconds to keep the server alive before shutdown (to inspect it)")
     ap.add_argument("--report", help="write the measurements here as JSON")
+    ap.add_argument("--server-log", help="write the server's whole log (debug) here")
     args = ap.parse_args()
     if not os.access(args.tvmls, os.X_OK):
         print(f"stress_lsp.py: {args.tvmls} is not executable", file=sys.stderr)
