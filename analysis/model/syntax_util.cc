@@ -1,34 +1,82 @@
 #include "model/syntax_util.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <unordered_map>
 
 namespace tvmls::analysis {
 
-std::vector<TSNode> NamedChildren(TSNode n) {
-  std::vector<TSNode> out;
-  if (ts_node_is_null(n)) return out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
+TSFieldId FieldId(const TSLanguage* language, const char* name) {
+  struct Cache {
+    const TSLanguage* language = nullptr;
+    std::unordered_map<const char*, TSFieldId> ids;
+  };
+  thread_local Cache cache;
+  if (cache.language != language) {
+    cache.language = language;
+    cache.ids.clear();
+  }
+  auto [it, added] = cache.ids.try_emplace(name, TSFieldId{0});
+  if (added) it->second = ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)));
+  return it->second;
+}
+
+namespace {
+
+// A cursor at `n` kept per thread and reset for each walk over a node's children:
+// ts_tree_cursor_new allocates its stack, and these walks are the most frequent ones (a sixth
+// of the allocations of an analysis). The walks below call nothing that walks children again.
+TSTreeCursor& CursorAt(TSNode n) {
+  struct Held {
+    TSTreeCursor cursor{};
+    bool live = false;
+    ~Held() {
+      if (live) ts_tree_cursor_delete(&cursor);
+    }
+  };
+  thread_local Held held;
+  if (held.live) {
+    ts_tree_cursor_reset(&held.cursor, n);
+  } else {
+    held.cursor = ts_tree_cursor_new(n);
+    held.live = true;
+  }
+  return held.cursor;
+}
+
+}  // namespace
+
+void NamedChildren(TSNode n, std::vector<TSNode>* out) {
+  out->clear();
+  if (ts_node_is_null(n)) return;
+  out->reserve(ts_node_named_child_count(n));
+  TSTreeCursor& cursor = CursorAt(n);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       TSNode c = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_named(c)) out.push_back(c);
+      if (ts_node_is_named(c)) out->push_back(c);
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
-  ts_tree_cursor_delete(&cursor);
+}
+
+std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  NamedChildren(n, &out);
   return out;
 }
 
 std::vector<TSNode> Children(TSNode n) {
   std::vector<TSNode> out;
   if (ts_node_is_null(n)) return out;
-  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  out.reserve(ts_node_child_count(n));
+  TSTreeCursor& cursor = CursorAt(n);
   if (ts_tree_cursor_goto_first_child(&cursor)) {
     do {
       out.push_back(ts_tree_cursor_current_node(&cursor));
     } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
-  ts_tree_cursor_delete(&cursor);
   return out;
 }
 
@@ -37,7 +85,8 @@ std::optional<std::vector<std::string>> DottedPath(TSNode n, std::string_view te
   for (int guard = 0; guard < 64; ++guard) {
     if (Is(n, "identifier")) {
       parts.emplace_back(TextOf(n, text));
-      return std::vector<std::string>(parts.rbegin(), parts.rend());
+      std::reverse(parts.begin(), parts.end());
+      return parts;
     }
     if (!Is(n, "attribute")) return std::nullopt;
     TSNode attr = Field(n, "attribute");
