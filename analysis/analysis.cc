@@ -776,20 +776,36 @@ const std::vector<const Diagnostic*>& Analyzer::Diagnostics() const { return imp
 
 namespace {
 
-// The top-level statement at `offset` (the first one that ends after it), or a null node.
-TSNode TopLevelAt(TSNode root, uint32_t offset) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  TSNode out{};
-  if (ts_tree_cursor_goto_first_child_for_byte(&cursor, offset) >= 0) out = ts_tree_cursor_current_node(&cursor);
-  ts_tree_cursor_delete(&cursor);
-  return out;
-}
-
 // Top-level children that are statements of their own (comments and stray anonymous tokens are
 // not; zero-width closers and MISSING nodes are, for their syntax errors).
 bool IsStatementNode(TSNode n) {
   if (ts_node_is_missing(n) || ts_node_start_byte(n) == ts_node_end_byte(n)) return true;
   return ts_node_is_named(n) && std::strcmp(ts_node_type(n), "comment") != 0;
+}
+
+// The top-level statement (IsStatementNode) that spans [start, end), or failing that the first
+// one that starts at `start`; a null node when none does. Not the child that
+// ts_tree_cursor_goto_first_child_for_byte(start) lands on: with tree-sitter 0.20.7 that was the
+// loose `(` token ending exactly at `start` before a statement of a file whose root is an ERROR,
+// and that statement's errors went missing from an incremental run
+// (tests/fuzz/regressions/incremental/statement_after_loose_token).
+TSNode StatementAt(TSNode root, uint32_t start, uint32_t end) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  TSNode out{};
+  if (ts_tree_cursor_goto_first_child_for_byte(&cursor, start) >= 0) {
+    do {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_start_byte(n) > start) break;
+      if (ts_node_start_byte(n) != start || !IsStatementNode(n)) continue;
+      if (ts_node_is_null(out)) out = n;
+      if (ts_node_end_byte(n) == end) {
+        out = n;
+        break;
+      }
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
 }
 
 }  // namespace
@@ -1148,7 +1164,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
     if (top->analysed) continue;
     if (top->discovered != run.gen) {
       // `found` and `node` are from an older tree: find the statement again.
-      top->node = TopLevelAt(doc.Root(), slot.start);
+      top->node = StatementAt(doc.Root(), slot.start, slot.end);
       top->found = Discovery{};
       Discover(top->node, doc.Text(), aliases, &top->found);
       top->discovered = run.gen;

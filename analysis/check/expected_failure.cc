@@ -181,7 +181,7 @@ void CollectUses(TSNode node, std::string_view text, bool expecting, std::string
     }
     TSNode raises_body{};
     if (Is(n, "with_statement") && !ts_node_is_null(RaisesItem(n, text))) raises_body = Field(n, "body");
-    kids = NamedChildren(n);  // in order, in one pass (ts_node_named_child(i) walks from the start)
+    NamedChildren(n, &kids);  // in order, in one pass (ts_node_named_child(i) walks from the start)
     for (size_t i = kids.size(); i-- > 0;) {
       TSNode child = kids[i];
       if (!ts_node_is_null(not_a_use) && ts_node_eq(child, not_a_use)) continue;

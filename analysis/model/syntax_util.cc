@@ -79,17 +79,22 @@ TSFieldId FieldId(const TSLanguage* language, const char* name) {
   return 0;
 }
 
-std::vector<TSNode> NamedChildren(TSNode n) {
-  std::vector<TSNode> out;
-  if (ts_node_is_null(n)) return out;
-  out.reserve(ts_node_named_child_count(n));
+void NamedChildren(TSNode n, std::vector<TSNode>* out) {
+  out->clear();
+  if (ts_node_is_null(n)) return;
+  out->reserve(ts_node_named_child_count(n));
   TSTreeCursor* cursor = reused_cursor.At(n);
   if (ts_tree_cursor_goto_first_child(cursor)) {
     do {
       TSNode c = ts_tree_cursor_current_node(cursor);
-      if (ts_node_is_named(c)) out.push_back(c);
+      if (ts_node_is_named(c)) out->push_back(c);
     } while (ts_tree_cursor_goto_next_sibling(cursor));
   }
+}
+
+std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  NamedChildren(n, &out);
   return out;
 }
 

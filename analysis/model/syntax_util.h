@@ -58,6 +58,7 @@ inline std::string_view TextOf(TSNode n, std::string_view text) {
   if (b > text.size() || e > text.size() || e < b) return {};
   return text.substr(b, e - b);
 }
+/// The child in field `name`, or a null node (a null `n` too).
 inline TSNode Field(TSNode n, const char* name) {
   if (ts_node_is_null(n)) return n;
   return ts_node_child_by_field_id(n, FieldId(ts_tree_language(n.tree), name));
@@ -103,6 +104,8 @@ inline uint64_t HashString(std::string_view s, uint64_t h = 1469598103934665603u
 
 /// Named children in order, through hidden chain nodes (cursor based: O(children)).
 std::vector<TSNode> NamedChildren(TSNode n);
+/// The same into `out` (cleared first; its capacity is kept, for loops over many nodes).
+void NamedChildren(TSNode n, std::vector<TSNode>* out);
 /// All children (named and anonymous).
 std::vector<TSNode> Children(TSNode n);
 
