@@ -1,0 +1,326 @@
+// The analyzer, part 3: the top-level statements after an edit (mapping edits, rescanning,
+// finding each statement again, the file's aliases) and which results went stale.
+#include "analysis_impl.h"
+
+namespace tvmls::analysis {
+
+using namespace analyzer_internal;  // NOLINT: the analyzer's own helpers
+
+namespace analyzer_internal {
+
+// Top-level children that are statements of their own (comments and stray anonymous tokens are
+// not; zero-width closers and MISSING nodes are, for their syntax errors).
+bool IsStatementNode(TSNode n) {
+  if (ts_node_is_missing(n) || ts_node_start_byte(n) == ts_node_end_byte(n)) return true;
+  return ts_node_is_named(n) && std::strcmp(ts_node_type(n), "comment") != 0;
+}
+
+// The top-level statement (IsStatementNode) that spans [start, end), or failing that the first
+// one that starts at `start`; a null node when none does. Not the child that
+// ts_tree_cursor_goto_first_child_for_byte(start) lands on: with tree-sitter 0.20.7 that was the
+// loose `(` token ending exactly at `start` before a statement of a file whose root is an ERROR,
+// and that statement's errors went missing from an incremental run
+// (tests/fuzz/regressions/incremental/statement_after_loose_token).
+TSNode StatementAt(TSNode root, uint32_t start, uint32_t end) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  TSNode out{};
+  if (ts_tree_cursor_goto_first_child_for_byte(&cursor, start) >= 0) {
+    do {
+      TSNode n = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_start_byte(n) > start) break;
+      if (ts_node_start_byte(n) != start || !IsStatementNode(n)) continue;
+      if (ts_node_is_null(out)) out = n;
+      if (ts_node_end_byte(n) == end) {
+        out = n;
+        break;
+      }
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
+}  // namespace analyzer_internal
+
+void Analyzer::Impl::MapEdits(const Document& doc, RunState* run) {
+  std::vector<EditSpan>& edits = run->edits;
+  uint32_t& lo = run->lo;
+  uint32_t& hi = run->hi;
+  lo = 0;
+  hi = static_cast<uint32_t>(doc.Text().size());
+  run->incremental = doc_id == doc.Id() && doc.EditsSince(doc_revision, &edits) && edits.size() <= kMaxEditsPerRun;
+  if (run->incremental) {
+    bool any = false;
+    for (const EditSpan& e : edits) {
+      int64_t delta = static_cast<int64_t>(e.new_end) - e.old_end;
+      for (Slot& slot : order) {
+        if (slot.end < e.begin) continue;
+        if (slot.start > e.old_end) {
+          slot.start = static_cast<uint32_t>(slot.start + delta);
+          slot.end = static_cast<uint32_t>(slot.end + delta);
+        } else {
+          slot.damaged = true;
+          slot.start = std::min(slot.start, e.begin);
+          slot.end = std::max<uint32_t>(e.new_end, static_cast<uint32_t>(std::max<int64_t>(slot.end + delta, e.begin)));
+        }
+      }
+      // The window of changed text, carried through later edits.
+      if (any) {
+        if (lo > e.old_end) {
+          lo = static_cast<uint32_t>(lo + delta);
+          hi = static_cast<uint32_t>(hi + delta);
+        } else if (hi >= e.begin) {
+          hi = static_cast<uint32_t>(std::max<int64_t>(static_cast<int64_t>(hi) + delta, e.new_end));
+        }
+        lo = std::min(lo, e.begin);
+        hi = std::max(hi, e.new_end);
+      } else {
+        lo = e.begin;
+        hi = e.new_end;
+        any = true;
+      }
+    }
+    if (!any) lo = hi = 0;
+    for (const Slot& slot : order) {
+      if (slot.damaged) {
+        lo = std::min(lo, slot.start);
+        hi = std::max(hi, slot.end);
+      }
+    }
+  }
+
+}
+
+void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, bool whole,
+                             RunStats* stats) {
+    size_t first = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  bool have = false;
+  if (whole) {
+    have = ts_tree_cursor_goto_first_child(&cursor);
+  } else if (!run->edits.empty()) {
+    // Start one statement before the change (the statement an edit touches may now begin
+    // earlier).
+    auto at = [&](uint32_t pos) {
+      return static_cast<size_t>(
+          std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
+          order.begin());
+    };
+    size_t i = at(run->lo);
+    if (i > 0) --i;
+    uint32_t from = i < order.size() ? std::min(run->lo, order[i].start) : run->lo;
+    have = ts_tree_cursor_goto_first_child_for_byte(&cursor, from) >= 0;
+    if (have) from = std::min(from, ts_node_start_byte(ts_tree_cursor_current_node(&cursor)));
+    first = at(from);
+  } else {
+    first = order.size();  // nothing changed
+  }
+  // Old statements of the stretch may be claimed by the nodes scanned (marked as the scan passes
+  // them, and all of them once the stretch is known).
+  size_t marked = first;
+  auto mark_until = [&](size_t end_index, uint32_t pos) {
+    for (; marked < end_index && (pos == UINT32_MAX || order[marked].start <= pos); ++marked) {
+      Top* top = order[marked].top;
+      top->candidate = run->gen;
+      auto mark = [&](const FoundFunction& f) {
+        if (Impl::Cached* c = cache.Find(f.def.id)) {
+          c->reclaimable = run->gen;
+          reclaimable_generation = run->gen;
+        }
+      };
+      for (const FoundModule& m : top->found.modules) {
+        for (const FoundFunction& f : m.functions) mark(f);
+      }
+      for (const FoundFunction& f : top->found.standalone) mark(f);
+    }
+  };
+  std::vector<Slot> fresh;
+  size_t stop = order.size();
+  size_t next_old = first;
+  for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode child = ts_tree_cursor_current_node(&cursor);
+    if (!IsStatementNode(child)) continue;
+    ++stats->statements_scanned;
+    uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
+    std::string_view child_text = TextOf(child, text);
+    if (!whole && start > run->hi) {
+      // The unchanged rest begins at an old statement that starts here and is this node.
+      while (next_old < order.size() && order[next_old].start < start) ++next_old;
+      if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
+          tops.Find(child.id) == order[next_old].top && order[next_old].top->text == child_text) {
+        stop = next_old;
+        break;
+      }
+    }
+    mark_until(order.size(), end);
+    Top* top = tops.Find(child.id);
+    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text)) {
+      tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
+      top = nullptr;
+    }
+    bool clean = !ts_node_has_error(child);
+    uint32_t column = ts_node_start_point(child).column;
+    if (top == nullptr && clean && marked > first) {
+      // The same text as a statement of the last run: its results hold, at a new offset.
+      top = tops.Rekey(child.id, child_text, [&](const Top& old) {
+        return old.candidate == run->gen && old.generation != run->gen && old.clean && old.column == column;
+      });
+      if (top != nullptr) {
+        Discovery found;
+        Discover(child, text, aliases, &found);
+        RekeyFunctions(top->found, found);
+        top->found = std::move(found);
+        top->discovered = run->gen;
+      }
+    }
+    if (top == nullptr) {
+      top = &tops.Insert(child.id, child_text);
+      top->clean = clean;
+      top->column = column;
+      Discover(child, text, aliases, &top->found);
+      top->discovered = run->gen;
+      Count(top->found, +1, &run->flipped);
+      if (!Impl::IsUnitStatement(child, top->found) && !IsLargeError(child)) CollectNameUses(child, text, &top->uses);
+      CountUses(top->uses, +1, &run->flipped_uses);
+    }
+    top->node = child;
+    top->generation = run->gen;
+    Slot slot;
+    slot.top = top;
+    slot.start = start;
+    slot.end = end;
+    slot.clean = clean;
+    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
+      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
+    }
+    fresh.push_back(slot);
+  }
+  ts_tree_cursor_delete(&cursor);
+  if (first > stop) first = stop;
+  mark_until(stop, UINT32_MAX);
+  // Statements of the replaced stretch that nothing claimed are gone.
+  for (size_t k = first; k < stop; ++k) {
+    Top* top = order[k].top;
+    if (top->generation == run->gen) continue;
+    Count(top->found, -1, &run->flipped);
+    CountUses(top->uses, -1, &run->flipped_uses);
+    Forget(top);
+    tops.Erase(top->key);
+  }
+  order.erase(order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(stop));
+  order.insert(order.begin() + static_cast<long>(first), fresh.begin(), fresh.end());
+}
+
+Aliases Analyzer::Impl::FileAliases(TSNode root, std::string_view text, Era era) const {
+  // The printer's header comments (`# from tvm.script import tir as T`) before the first
+  // statements.
+  Aliases out;
+  bool saw_tir = false, saw_tirx = false;
+  int non_comments = 0;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool have = ts_tree_cursor_goto_first_child(&cursor); have && non_comments <= kHeaderStatements;
+       have = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    TSNode c = ts_tree_cursor_current_node(&cursor);
+    if (std::strcmp(ts_node_type(c), "comment") != 0) {
+      ++non_comments;
+    } else if (auto a = HeaderComment(TextOf(c, text))) {
+      AddAlias(&out, &saw_tir, &saw_tirx, a->first, a->second);
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  for (const auto& [a, count] : alias_count) AddAlias(&out, &saw_tir, &saw_tirx, a.first, a.second);
+  if (saw_tir != saw_tirx) {
+    out.classic = saw_tir;
+    out.current = saw_tirx;
+  }
+  if (era == Era::kClassic) {
+    out.classic = true;
+    out.current = false;
+  } else if (era == Era::kCurrent) {
+    out.classic = false;
+    out.current = true;
+  }
+  return out;
+}
+
+void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run, RunStats* stats) {
+  std::string_view text = doc.Text();
+  TSNode root = doc.Root();
+  // Discovery needs the aliases, which come from every statement: when they turn out different
+  // from the ones discovery used, everything is discovered again with the new ones.
+  if (!run->incremental) Retire();
+  // Where the text parses without errors, now and the last time outside what the edits touched,
+  // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
+  // weighs each parse version's errors against the others', and a new error can change how text
+  // far before it parses), so otherwise every statement is looked at.
+  bool whole = !run->incremental || ts_node_has_error(root);
+  for (size_t k = 0; k < order.size() && !whole; ++k) {
+    if (!order[k].clean && !order[k].damaged) whole = true;
+  }
+  for (int attempt = 1;; ++attempt) {
+    Rescan(run, root, text, whole, stats);
+    Aliases found = FileAliases(root, text, era);
+    // Discovery reads only the alias sets; lowering also the era and star imports.
+    uint64_t discovery_hash_now = AliasSetHash(found);
+    uint64_t lowering_hash = HashString(star_imports > 0 ? "*" : "", AliasHash(found));
+    aliases = found;
+    if (lowering_hash != alias_hash) {
+      // Every statement is analysed again; the functions lowered under the old aliases go to
+      // limbo as they are met (SignatureOf), and come back if those aliases do.
+      alias_hash = lowering_hash;
+      tops.ForEach([](Top& top) { top.analysed = false; });
+    }
+    // Pipelines read the names of TVM's pass modules: every statement is assembled again (its
+    // functions' lowering is kept).
+    if (uint64_t pass_hash = PassAliasHash(found); pass_hash != pass_alias_hash) {
+      pass_alias_hash = pass_hash;
+      tops.ForEach([](Top& top) { top.analysed = false; });
+    }
+    if (discovery_hash_now == discovery_hash || attempt >= kMaxDiscoveryAttempts) break;
+    // What discovery found may be wrong: start over with the new aliases.
+    discovery_hash = discovery_hash_now;
+    Retire();
+    run->flipped.clear();
+    run->flipped_uses.clear();
+    expecting_changed.clear();
+    whole = true;
+  }
+  doc_id = doc.Id();
+  doc_revision = doc.Revision();
+}
+
+void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
+  const std::set<std::string>& flipped = run.flipped;
+  const std::set<std::string>& flipped_uses = run.flipped_uses;
+  if (flipped.empty() && (flipped_uses.empty() || !check_uses)) return;
+  auto looked_up = [&](const std::vector<FunctionRef>& refs) {
+    for (const FunctionRef& r : refs) {
+      for (const auto& [name, was] : r.fn->outer_lookups) {
+        if (flipped.count(name) > 0) return true;
+      }
+    }
+    return false;
+  };
+  auto unit_named = [&](const Top& top) {
+    if (flipped_uses.empty() || !check_uses) return false;
+    auto matters = [&](const std::string& name) {
+      return flipped_uses.count(name) > 0 && (expecting_uses.count(name) > 0 || expecting_changed.count(name) > 0);
+    };
+    for (const FoundModule& m : top.found.modules) {
+      if (matters(m.name)) return true;
+    }
+    for (const FunctionRef& f : top.standalone) {
+      if (matters(f.fn->name)) return true;
+    }
+    return false;
+  };
+  for (const Slot& slot : order) {
+    Top* top = slot.top;
+    if (!top->analysed) continue;
+    bool stale = looked_up(top->standalone) || unit_named(*top);
+    for (const ModuleModel& m : top->modules) stale = stale || looked_up(m.functions);
+    if (stale) top->analysed = false;
+  }
+}
+
+}  // namespace tvmls::analysis
