@@ -620,6 +620,19 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
         bool candidate = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@') &&
                          strchr("rRbBuUfF", c) == NULL;
         if (candidate) {
+          // A boundary is zero-width where the statement starts, after the line breaks and
+          // indentation, not at the end of the line before as the layout tokens are: the blank
+          // lines become its padding. tree-sitter 0.20 reuses a node only if the scanner state
+          // before it is the one the parser has; it moves its reuse cursor past every old
+          // subtree that ends at the parser's position, zero-width tokens included. When an
+          // edit made the parser lex up to the end of a block (`return gv|`), the cursor stood
+          // past the old NEWLINE and DEDENTs there while the parser had not yet lexed its own:
+          // the states differed, the next statement was skipped and lexed token by token, and at
+          // its end the same happened again, to the end of the file (a new line after the last
+          // `return` of a class at line 54,483 of 100k: 1.5 s). A boundary that begins at the
+          // line end but ends at the statement is met only after the parser has lexed the
+          // layout tokens, so reuse resumes at the next boundary (2 ms).
+          lexer->mark_end(lexer);
           int level = boundary_level(lexer);
           for (; level > 0; level--) {
             enum TokenType token = (enum TokenType)(BOUNDARY1 + level - 1);
