@@ -1,5 +1,5 @@
 // The accesses of TIR blocks against their written-out `T.reads` / `T.writes`, for the PrimFunc
-// lowering (lower_prim.cc): it tells the tracker where blocks start and end, which buffers are
+// lowering (lower_prim*.cc): it tells the tracker where blocks start and end, which buffers are
 // declared and which subscripts it meets; the tracker reports check::BlockRegions at each block's
 // end. Internal to the lowering (not part of the model's interface).
 //

@@ -1,35 +1,15 @@
 // PrimFunc lowering: parameters, buffers (parameter annotations, match_buffer, alloc_buffer,
 // decl_buffer, T.Buffer), buffer accesses; checks invalid-axis-separators, buffer-index-arity and
-// buffer-index-out-of-bounds.
-#include <algorithm>
-#include <functional>
-#include <map>
-#include <memory>
-#include <set>
+// buffer-index-out-of-bounds. The class is declared in model/lower_prim_impl.h.
+#include "model/lower_prim_impl.h"
 
-#include "arith/iter_range.h"
-
-#include "check/check.h"
-#include "model/annotation.h"
-#include "model/block_regions.h"
-#include "model/lower.h"
-#include "model/lower_internal.h"
-#include "model/syntax_util.h"
 #include "vocab/dtype.h"
 
-namespace tvmls::analysis {
+namespace tvmls::analysis::prim_lowering {
 
 namespace {
 
-
 // Positional index of `dtype` per buffer-creating function (match_buffer takes the param first).
-struct BufferCtor {
-  const char* name;
-  BufferDecl::Origin origin;
-  int shape_pos;
-  int dtype_pos;
-  int scope_pos;
-};
 constexpr BufferCtor kBufferCtors[] = {
     {"match_buffer", BufferDecl::Origin::kMatchBuffer, 1, 2, 6},
     {"alloc_buffer", BufferDecl::Origin::kAllocBuffer, 0, 1, 5},
@@ -63,1340 +43,516 @@ const BufferCtor* FindCtor(const std::string& name) {
   return nullptr;
 }
 
-class PrimLowering {
- public:
-  PrimLowering(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn)
-      : text_(text), aliases_(aliases), fn_(fn), base_(ts_node_start_byte(def)) {
-    ctx_.text = text;
-    ctx_.aliases = &aliases;
-    def_ = def;
-    func_ = Is(def, "decorated_definition") ? Field(def, "definition") : def;
-  }
+}  // namespace
 
-  void Signature() {
-    PrimSignature& sig = fn_->prim;
-    TSNode params = Field(func_, "parameters");
-    for (TSNode p : NamedChildren(params)) {
-      if (Is(p, "comment")) continue;
-      PrimSignature::Param param;
-      TSNode name = Is(p, "identifier") ? p : Field(p, "name");
-      if (ts_node_is_null(name)) {
-        sig.complete = false;  // `*args`, `**kw`, or recovery debris
-        continue;
-      }
-      param.name = std::string(TextOf(name, text_));
-      param.name_range = Rel(name);
-      TSNode ann = Field(p, "annotation");
-      if (Is(p, "typed_parameter") && !ts_node_is_null(ann)) {
-        ClassifyParam(ann, &param);
-      } else {
-        sig.complete = false;
-      }
-      sig.params.push_back(param);
-    }
-    // The prologue: match_buffer calls binding handle parameters.
-    TSNode body = Field(func_, "body");
-    for (TSNode stmt : NamedChildren(body)) {
-      TSNode call, target;
-      if (!AssignedCall(stmt, &target, &call)) continue;
-      auto path = DottedPath(Field(call, "function"), text_);
-      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) ||
-          (*path)[1] != "match_buffer") {
-        continue;
-      }
-      CallArgs args = ArgsOf(call, text_);
-      TSNode param = args.positional.empty() ? Keyword(args, "param") : args.positional[0];
-      if (!Is(param, "identifier")) continue;
-      std::string pname(TextOf(param, text_));
-      for (PrimSignature::Param& p : sig.params) {
-        if (p.name == pname && p.kind == PrimSignature::Param::Kind::kHandle) {
-          BufferDecl decl = MakeBuffer(target, call, args, *FindCtor("match_buffer"));
-          p.buffer = static_cast<int>(sig.buffers.size());
-          sig.buffers.push_back(std::move(decl));
-        }
-      }
-    }
-    fn_->prim.returns_value = !ts_node_is_null(Field(func_, "return_type")) &&
-                              TextOf(Field(func_, "return_type"), text_) != "None";
-    // Stores to buffers make a direct call impure; known before the body is lowered. In text
-    // that does not parse, a store may sit inside an ERROR node: `] =` there counts too, so that
-    // a half-typed line does not change what callers see (and re-lower them) on every keystroke.
-    fn_->prim.writes = false;
-    ForEachNode(body, [&](TSNode n) {
-      if ((Is(n, "assignment") || Is(n, "augmented_assignment")) && Is(Field(n, "left"), "subscript")) {
-        fn_->prim.writes = true;
-      } else if (Is(n, "ERROR") && HasStoreText(TextOf(n, text_))) {
-        fn_->prim.writes = true;
-      }
-      // Stores are statements (`a = B[i] = c` nests one in another); an ERROR can be anywhere
-      // (ts_node_has_error: below n).
-      return !fn_->prim.writes && (MayHoldStatements(n) || Is(n, "assignment") || Is(n, "augmented_assignment") ||
-                                   ts_node_has_error(n));
-    });
-    // Hash of what callers see.
-    std::string canon;
-    // Callers' diagnostics point into this signature (related locations, fixes of the buffer
-    // shape), so where its parts are counts as much as what they say.
-    auto at = [](TextRange r) { return std::to_string(r.begin) + "-" + std::to_string(r.end) + ","; };
-    for (const PrimSignature::Param& p : sig.params) {
-      canon += p.name + ":" + std::to_string(static_cast<int>(p.kind)) + p.dtype + "@" + at(p.name_range);
-      if (p.buffer >= 0) {
-        const BufferDecl& b = sig.buffers[p.buffer];
-        canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]@" + at(b.name_range) +
-                 at(b.decl_range) + at(b.shape_range);
-        for (TextRange r : b.dim_ranges) canon += at(r);
-        for (const std::string& spelling : b.dim_spellings) canon += spelling + ",";
-      }
-      canon += ";";
-    }
-    canon += fn_->prim.writes ? "w" : "r";
-    canon += fn_->prim.complete ? "" : "?";
-    canon += fn_->prim.returns_value ? "v" : "";
-    fn_->signature_hash = HashString(canon);
-  }
+PrimLowering::PrimLowering(TSNode def, std::string_view text, const Aliases& aliases, FunctionModel* fn)
+    : text_(text), aliases_(aliases), fn_(fn), base_(ts_node_start_byte(def)) {
+  ctx_.text = text;
+  ctx_.aliases = &aliases;
+  def_ = def;
+  func_ = Is(def, "decorated_definition") ? Field(def, "definition") : def;
+}
 
-  // What TVM's TIR parser and IR builder reject (check/parser_rules.cc): `T.func_attr` with a
-  // key given twice or with "global_symbol" in a `@T.prim_func(private=True)`, and `a = b = c`.
-  void ParserRules() {
-    TSNode body = Field(func_, "body");
-    std::map<std::string, TextRange> keys;
-    for (TSNode stmt : NamedChildren(body)) {
-      if (!Is(stmt, "expression_statement")) continue;
-      std::vector<TSNode> kids = NamedChildren(stmt);
-      if (kids.size() != 1 || TirCall(kids[0]) != "func_attr") continue;
-      CallArgs args = ArgsOf(kids[0], text_);
-      if (args.positional.empty()) continue;
-      TSNode dict = Unparen(args.positional[0]);
-      if (!Is(dict, "dictionary")) continue;
-      for (TSNode pair : NamedChildren(dict)) {
-        if (!Is(pair, "pair")) continue;
-        TSNode key_node = Field(pair, "key");
-        auto key = StringValue(key_node, text_);
-        if (!key) continue;
-        check::ParserRule r;
-        r.range = Rel(key_node);
-        auto [earlier, fresh] = keys.emplace(*key, r.range);
-        if (!fresh) {
-          r.kind = check::ParserRule::Kind::kDuplicateFuncAttr;
-          r.related = earlier->second;
-          r.detail = *key;
-        } else if (*key == "global_symbol") {
-          TSNode private_true = PrivateKeyword();
-          if (ts_node_is_null(private_true)) continue;
-          r.kind = check::ParserRule::Kind::kPrivateGlobalSymbol;
-          r.related = Rel(private_true);
-        } else {
-          continue;
-        }
-        checks().Report(&check::Check::OnParserRule, r);
-      }
+void PrimLowering::Signature() {
+  PrimSignature& sig = fn_->prim;
+  TSNode params = Field(func_, "parameters");
+  for (TSNode p : NamedChildren(params)) {
+    if (Is(p, "comment")) continue;
+    PrimSignature::Param param;
+    TSNode name = Is(p, "identifier") ? p : Field(p, "name");
+    if (ts_node_is_null(name)) {
+      sig.complete = false;  // `*args`, `**kw`, or recovery debris
+      continue;
     }
-    ForEachNode(body, [&](TSNode n) {
-      if (Is(n, "assignment") && Is(Field(n, "right"), "assignment")) {
-        checks().Report(&check::Check::OnParserRule, ChainedAssignmentRule(n, text_, base_));
-        return false;
-      }
-      return !Is(n, "function_definition") && !Is(n, "decorated_definition");
-    });
-  }
-
-  // `private=True` in the function's `@T.prim_func(...)` decorator (null when absent).
-  TSNode PrivateKeyword() const {
-    if (!Is(def_, "decorated_definition")) return TSNode{};
-    for (TSNode d : NamedChildren(def_)) {
-      if (!Is(d, "decorator")) continue;
-      TSNode v = Field(d, "value");
-      if (!Is(v, "call")) continue;
-      auto path = DottedPath(Field(v, "function"), text_);
-      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) || (*path)[1] != "prim_func") continue;
-      CallArgs args = ArgsOf(v, text_);
-      for (size_t i = 0; i < args.keywords.size() && i < args.keyword_nodes.size(); ++i) {
-        if (args.keywords[i].first == "private" && Is(Unparen(args.keywords[i].second), "true")) {
-          return args.keyword_nodes[i];
-        }
-      }
-    }
-    return TSNode{};
-  }
-
-  void Body() {
-    ParserRules();
-    // Parameter buffers are symbols, and so are the other parameters (a handle bound by
-    // match_buffer is both: the handle and the buffer named by the assignment).
-    for (const PrimSignature::Param& p : fn_->prim.params) {
-      if (p.buffer >= 0) AddBufferSymbol(fn_->prim.buffers[p.buffer]);
-      if (p.buffer < 0 || fn_->prim.buffers[p.buffer].name != p.name) {
-        Symbol s;
-        s.kind = Symbol::Kind::kTirVar;
-        s.name = p.name;
-        s.definition = p.name_range;
-        s.detail = p.name + (p.dtype.empty() ? "" : ": T." + p.dtype);
-        if (p.kind == PrimSignature::Param::Kind::kHandle) s.detail = p.name + ": T.handle";
-        vars_[p.name] = static_cast<int>(fn_->symbols.size());
-        fn_->symbols.push_back(std::move(s));
-      }
-    }
-    CollectNonLoopNames();
-    frames_.emplace_back();
-    Walk(Field(func_, "body"));
-    frames_.clear();
-  }
-
- private:
-  TextRange Rel(TSNode n) const {
-    if (ts_node_is_null(n)) return {};
-    return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_};
-  }
-  TextRange Rel(TextRange r) const { return {r.begin - base_, r.end - base_}; }
-
-  void ClassifyParam(TSNode ann, PrimSignature::Param* param) {
-    using Kind = PrimSignature::Param::Kind;
-    TSNode head = Unparen(ann);
-    TSNode call{};
-    if (Is(head, "call") || Is(head, "subscript")) {
-      call = head;
-      head = Is(head, "call") ? Field(head, "function") : Field(head, "value");
-    }
-    auto path = DottedPath(head, text_);
-    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) {
-      param->kind = Kind::kUnknown;
-      fn_->prim.complete = false;
-      return;
-    }
-    const std::string& f = (*path)[1];
-    if (f == "handle" || f == "Ptr" || f == "ptr") {
-      param->kind = Kind::kHandle;
-    } else if (f == "Buffer" && !ts_node_is_null(call)) {
-      param->kind = Kind::kBuffer;
-      BufferDecl decl;
-      if (Is(call, "call")) {
-        CallArgs args = ArgsOf(call, text_);
-        decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
-      } else {  // deprecated T.Buffer[(4,), "int32"]
-        CallArgs args;
-        for (TSNode c : NamedChildren(call)) {
-          if (!ts_node_eq(c, Field(call, "value")) && !Is(c, "comment")) args.positional.push_back(c);
-        }
-        decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
-      }
-      decl.name = param->name;
-      decl.name_range = param->name_range;
-      decl.origin = BufferDecl::Origin::kParam;
-      param->buffer = static_cast<int>(fn_->prim.buffers.size());
-      fn_->prim.buffers.push_back(std::move(decl));
-    } else if (vocab::IsKnownDType(f)) {
-      param->kind = Kind::kScalar;
-      param->dtype = f;
+    param.name = std::string(TextOf(name, text_));
+    param.name_range = Rel(name);
+    TSNode ann = Field(p, "annotation");
+    if (Is(p, "typed_parameter") && !ts_node_is_null(ann)) {
+      ClassifyParam(ann, &param);
     } else {
-      param->kind = Kind::kUnknown;
-      fn_->prim.complete = false;
+      sig.complete = false;
     }
+    sig.params.push_back(param);
   }
-
-  // `B = T.match_buffer(...)` / `B: T.Buffer(...) = ...`: the target identifier and the call.
-  bool AssignedCall(TSNode stmt, TSNode* target, TSNode* call) {
-    if (Is(stmt, "expression_statement")) {
-      std::vector<TSNode> kids = NamedChildren(stmt);
-      if (kids.size() != 1 || !Is(kids[0], "assignment")) return false;
-      stmt = kids[0];
-    }
-    if (!Is(stmt, "assignment")) return false;
-    TSNode left = Field(stmt, "left"), right = Unparen(Field(stmt, "right"));
-    if (!Is(left, "identifier") || !Is(right, "call")) return false;
-    *target = left;
-    *call = right;
-    return true;
-  }
-
-  BufferDecl MakeBuffer(TSNode target, TSNode call, const CallArgs& args, const BufferCtor& ctor) {
-    BufferDecl decl;
-    decl.origin = ctor.origin;
-    if (!ts_node_is_null(target)) {
-      decl.name = std::string(TextOf(target, text_));
-      decl.name_range = Rel(target);
-    }
-    decl.decl_range = Rel(call);
-    auto arg = [&](int pos, const char* kw) -> TSNode {
-      TSNode k = Keyword(args, kw);
-      if (!ts_node_is_null(k)) return k;
-      if (pos >= 0 && pos < static_cast<int>(args.positional.size())) return args.positional[pos];
-      return TSNode{};
-    };
-    TSNode shape = arg(ctor.shape_pos, "shape");
-    if (!ts_node_is_null(shape)) {
-      decl.shape_range = Rel(shape);
-      std::vector<TextRange> dims;
-      AnnotationContext ctx = ctx_;
-      decl.shape = LowerDims(shape, ctx, &dims, /*allow_scalar=*/true);
-      for (size_t i = 0; i < dims.size(); ++i) {
-        TextRange r = dims[i];
-        decl.dim_ranges.push_back(Rel(r));
-        decl.dim_spellings.push_back(NumberSpelling(text_.substr(r.begin, r.end - r.begin)));
-        // Hover on a dim: which axis it is and its value.
-        if (decl.shape && i < decl.shape->size()) {
-          const arith::Expr& e = (*decl.shape)[i];
-          std::string what = e.AsConst() ? "the extent of axis " + std::to_string(i) + " of " +
-                                               std::to_string(decl.shape->size()) + ", a constant"
-                                         : "the extent of axis " + std::to_string(i) + " of " +
-                                               std::to_string(decl.shape->size()) +
-                                               ", symbolic (bound where the function is called)";
-          fn_->hovers.push_back({Rel(r), "dim " + std::to_string(i) + ": " + e.ToString(), what});
-        }
-      }
-    }
-    TSNode dtype = arg(ctor.dtype_pos, "dtype");
-    if (!ts_node_is_null(dtype)) {
-      auto d = DTypeOf(dtype, text_, aliases_);
-      decl.dtype = d ? *d : "";
-      // Hover on the dtype: what it is and its element size.
-      if (d && Is(dtype, "string")) {
-        std::string about = vocab::DescribeDType(*d);
-        if (!about.empty()) fn_->hovers.push_back({Rel(dtype), "dtype \"" + *d + "\"", about});
-      }
-    }
-    TSNode scope = arg(ctor.scope_pos, "scope");
-    if (auto s = ts_node_is_null(scope) ? std::nullopt : StringValue(scope, text_)) decl.scope = *s;
-    if (args.splat) decl.shape.reset();
-    decl.view = args.splat || !ts_node_is_null(Keyword(args, "data")) ||
-                !ts_node_is_null(Keyword(args, "strides")) || !ts_node_is_null(Keyword(args, "elem_offset")) ||
-                static_cast<int>(args.positional.size()) > ctor.dtype_pos + 1;
-    CheckAxisSeparators(decl, args);
-    return decl;
-  }
-
-  // Reports `axis_separators=[...]` (all constant) to the checks.
-  void CheckAxisSeparators(const BufferDecl& decl, const CallArgs& args) {
-    TSNode value = Keyword(args, "axis_separators");
-    if (ts_node_is_null(value) || !decl.shape) return;
-    value = Unparen(value);
-    if (!Is(value, "list") && !Is(value, "tuple")) return;
-    check::AxisSeparators event;
-    event.buffer = &decl;
-    for (TSNode c : NamedChildren(value)) {
-      if (Is(c, "comment")) continue;
-      auto v = IntValue(c, text_);
-      if (!v) return;  // symbolic separators: unknown, silent
-      event.item_ranges.push_back(Rel(c));
-      event.values.push_back(*v);
-    }
-    if (event.values.empty()) return;
-    event.list_range = Rel(value);
-    for (TSNode k : args.keyword_nodes) {
-      if (TextOf(Field(k, "name"), text_) == "axis_separators") event.keyword_removal = KeywordRemoval(k);
-    }
-    checks().Report(&check::Check::OnAxisSeparators, event);
-  }
-
-  // The range that deletes the keyword argument `k` with the comma joining it to its neighbour:
-  // the comma before it, or (first argument) the comma and spaces after it.
-  TextRange KeywordRemoval(TSNode k) const {
-    uint32_t begin = ts_node_start_byte(k), end = ts_node_end_byte(k);
-    uint32_t b = begin;
-    while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\n' || text_[b - 1] == '\t')) --b;
-    if (b > 0 && text_[b - 1] == ',') {
-      begin = b - 1;
-    } else {
-      uint32_t e = end;
-      while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\n' || text_[e] == '\t')) ++e;
-      if (e < text_.size() && text_[e] == ',') {
-        end = e + 1;
-        while (end < text_.size() && text_[end] == ' ') ++end;
-      }
-    }
-    return Rel(TextRange{begin, end});
-  }
-
-  void AddBufferSymbol(const BufferDecl& b) {
-    if (b.name.empty()) return;
-    Symbol s;
-    s.kind = Symbol::Kind::kBuffer;
-    s.name = b.name;
-    s.definition = b.name_range;
-    s.detail = b.name + ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" +
-               b.dtype + "\"" + (b.scope != "global" ? ", scope=\"" + b.scope + "\"" : "") + ")";
-    buffers_[b.name] = static_cast<int>(fn_->symbols.size());
-    buffer_decls_[b.name] = b;
-    block_regions_.Declare(b);
-    compacted_.erase(b.name);
-    fn_->symbols.push_back(std::move(s));
-  }
-
-  // Walks the body: buffer declarations, accesses, stores.
-  void Walk(TSNode node) {
-    if (ts_node_is_null(node)) return;
-    ForEachNode(node, [&](TSNode n) { return Visit(n); });
-  }
-
-  // Returns whether to descend into n.
-  bool Visit(TSNode n) {
-    if (Is(n, "for_statement")) return VisitFor(n);
-    if (Is(n, "if_statement")) return VisitIf(n);
-    if (Is(n, "while_statement")) return VisitGuarded(n, Field(n, "condition"), Field(n, "body"));
-    if (Is(n, "assert_statement")) return VisitAssert(n);  // what follows runs where c holds
-    if (Is(n, "with_statement") && VisitWith(n)) return false;
-    if (Is(n, "function_definition") || Is(n, "lambda")) return false;  // Python closures: not TIR
-    if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
-      TSNode target, call;
-      if (Is(n, "assignment") && AssignedCall(n, &target, &call)) DeclareFromCall(target, call);
-      if (Is(n, "assignment") && VisitAxis(n)) return false;
-      if (Is(n, "assignment")) {
-        Walk(Field(n, "right"));
-        Walk(Field(n, "type"));
-        BindLets(Field(n, "left"));
-        Walk(Field(n, "left"));
-        return false;
-      }
-      if (Is(Field(n, "left"), "subscript")) {  // `A[i] += x` loads and stores
-        Walk(Field(n, "right"));
-        Walk(Field(n, "left"));
-        return false;
-      }
-    } else if (Is(n, "call") && VisitGuardCall(n)) {
-      return false;
-    } else if (Is(n, "call") && TirCall(n) == "match_buffer") {
-      ++match_depth_;
-      Walk(Field(n, "arguments"));
-      --match_depth_;
-      return false;
-    } else if (Is(n, "call")) {
-      auto path = DottedPath(Field(n, "function"), text_);
-      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) &&
-          ((*path)[1] == "reads" || (*path)[1] == "writes")) {
-        // Region annotations are not accesses: only their arity is checked.
-        ++region_depth_;
-        ForEachNode(Field(n, "arguments"), [&](TSNode k) { return Visit(k); });
-        --region_depth_;
-        return false;
-      }
-      if (path && path->size() == 2 && IsAlias(aliases_.tir, *path)) {
-        const BufferCtor* ctor = FindCtor((*path)[1]);
-        if (ctor != nullptr && !declared_calls_.count(ts_node_start_byte(n)) &&
-            ctor->origin != BufferDecl::Origin::kMatchBuffer) {
-          CallArgs args = ArgsOf(n, text_);
-          MakeBuffer(TSNode{}, n, args, *ctor);
-        }
-      }
-    } else if (Is(n, "subscript")) {
-      CheckAccess(n, region_depth_ > 0);
-      if (region_depth_ == 0 && binding_depth_ == 0 && match_depth_ == 0) block_regions_.Access(n);
-      for (TSNode c : NamedChildren(n)) Walk(c);
-      return false;
-    } else if (Is(n, "attribute")) {
-      Walk(Field(n, "object"));  // `A.data`: the name after the dot is not a reference
-      return false;
-    } else if (Is(n, "keyword_argument")) {
-      Walk(Field(n, "value"));  // nor is a keyword's name
-      return false;
-    } else if (Is(n, "identifier")) {
-      std::string name(TextOf(n, text_));
-      int symbol = -1;
-      if (auto it = buffers_.find(name); it != buffers_.end()) {
-        symbol = it->second;
-      } else if (auto v = vars_.find(name); v != vars_.end()) {
-        symbol = v->second;
-      }
-      if (symbol >= 0) {
-        TextRange r = Rel(n);
-        Symbol& s = fn_->symbols[symbol];
-        if (r != s.definition) s.references.push_back(r);
-      }
-      CheckLoopVarUse(n, name);
-      return false;
-    }
-    return true;
-  }
-
-  void DeclareFromCall(TSNode target, TSNode call) {
+  // The prologue: match_buffer calls binding handle parameters.
+  TSNode body = Field(func_, "body");
+  for (TSNode stmt : NamedChildren(body)) {
+    TSNode call, target;
+    if (!AssignedCall(stmt, &target, &call)) continue;
     auto path = DottedPath(Field(call, "function"), text_);
-    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return;
-    const BufferCtor* ctor = FindCtor((*path)[1]);
-    if (ctor == nullptr) return;
-    std::string name(TextOf(target, text_));
-    declared_calls_.insert(ts_node_start_byte(call));
-    if (!regions_.empty()) regions_.back().locals.insert(name);
-    // Parameter buffers bound by match_buffer were made by Signature().
-    for (const BufferDecl& b : fn_->prim.buffers) {
-      if (b.name == name && b.decl_range == Rel(call)) {
-        if (!buffers_.count(name)) AddBufferSymbol(b);
-        return;
-      }
+    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) ||
+        (*path)[1] != "match_buffer") {
+      continue;
     }
     CallArgs args = ArgsOf(call, text_);
-    BufferDecl decl = MakeBuffer(target, call, args, *ctor);
-    AddBufferSymbol(decl);
-    // Any T.alloc_buffer / T.sblock_alloc_buffer, the root block's and the function's too: TVM's
-    // lowering moves and resizes them all (check::CompactedAccess).
-    if (ctor->origin == BufferDecl::Origin::kAllocBuffer) {
-      compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size(), StorageRank(decl.scope)};
-    }
-  }
-
-  void CheckAccess(TSNode sub, bool region_only) {
-    TSNode value = Field(sub, "value");
-    if (!Is(value, "identifier")) return;
-    std::string name(TextOf(value, text_));
-    auto it = buffer_decls_.find(name);
-    if (it == buffer_decls_.end()) return;
-    const BufferDecl& b = it->second;
-    // A[()] is a 0-d access; a single tuple index `A[(i, j)]` spreads.
-    std::vector<TSNode> indices = SubscriptIndices(sub);
-    for (TSNode i : indices) {
-      if (Is(i, "list_splat")) return;
-    }
-    // A[tuple(idx)] / A[idx_list]: Python spreads a tuple value into several indices.
-    if (indices.size() == 1 && Is(Unparen(indices[0]), "call")) {
-      std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
-      if (f == "tuple" || f == "list") return;
-    }
-    if (!b.shape) return;
-    check::BufferAccess access;
-    access.buffer = &b;
-    access.name = name;
-    access.index_range = Rel(TextRange{ts_node_start_byte(indices.empty() ? sub : indices.front()),
-                                       ts_node_end_byte(indices.empty() ? sub : indices.back())});
-    auto alloc = compacted_.find(name);
-    std::shared_ptr<const WithinState> state;  // made for the first index that needs it
-    for (TSNode index : indices) {
-      check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}, {}};
-      if (!idx.value && !region_only && !Is(index, "slice")) {
-        if (std::optional<arith::Expr> e = Resolve(index)) {
-          idx.reach = ReachOf(*e);
-          if (idx.reach && alloc != compacted_.end()) {
-            if (!state) state = SnapshotForWithin(alloc->second);
-            idx.within = WithinOf(*e, state);
-          }
-        }
+    TSNode param = args.positional.empty() ? Keyword(args, "param") : args.positional[0];
+    if (!Is(param, "identifier")) continue;
+    std::string pname(TextOf(param, text_));
+    for (PrimSignature::Param& p : sig.params) {
+      if (p.name == pname && p.kind == PrimSignature::Param::Kind::kHandle) {
+        BufferDecl decl = MakeBuffer(target, call, args, *FindCtor("match_buffer"));
+        p.buffer = static_cast<int>(sig.buffers.size());
+        sig.buffers.push_back(std::move(decl));
       }
-      access.indices.push_back(std::move(idx));
     }
-    if (alloc != compacted_.end() && !region_only) {
-      access.compacted = check::CompactedAccess{alloc->second.id, {}};
-      for (size_t i = alloc->second.depth; i < scopes_.size(); ++i) access.compacted->path.push_back(scopes_[i].id);
-    }
-    access.region = region_only;
-    // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
-    access.partial_allowed = aliases_.current;
-    checks().Report(&check::Check::OnBufferAccess, access);
   }
-
-  // ------------------------------------------------------------ loops, blocks and guards
-  //
-  // While the body is walked, frames_ holds what is in scope: loop variables (the iteration
-  // space of arith/iter_range.h, under internal names unique in the function), block iterators
-  // (their bindings resolved to loop variables), names bound to values tvmls does not follow,
-  // and the guards (`if`, `T.where`, `T.if_then_else`) that hold there.
-
-  // The loops (one per target) and blocks around the walk, outermost first, for
-  // check::CompactedAccess; var: the loop's internal name ("" for a block or an unfollowed loop).
-  struct Scope {
-    uint32_t id = 0;
-    std::string var;
-    int thread_rank = -1;  // a thread-bound loop: ThreadScope's rank (blockIdx 0, threadIdx 1)
-    int thread_dim = -1;   // and dimension (x 0, y 1, z 2)
-  };
-  // Buffers TVM's lowering resizes (check::CompactedAccess): the declaration's offset, the
-  // scopes_ around it and its storage rank (StorageRank).
-  struct Allocation {
-    uint32_t id = 0;
-    size_t depth = 0;
-    int storage_rank = 0;
-  };
-
-  struct ScopedVar {
-    enum class Kind { kLoop, kBlockIter, kOpaque };
-    Kind kind = Kind::kOpaque;
-    arith::Expr value;       // kLoop: the internal variable; kBlockIter: the resolved binding
-    TextRange loop_range;    // kLoop: the loop's header (relative)
-    size_t block_level = 0;  // loops: the blocks with iterators around the loop
-    bool is_loop = false;    // bound by a `for` (followed or not)
-  };
-  // The conjunction of `g >= 0` for every g; unknown when the condition could not be read.
-  struct Guard {
-    bool known = false;
-    std::vector<arith::Expr> conjuncts;
-  };
-  struct Frame {
-    std::map<std::string, ScopedVar> vars;
-    std::vector<Guard> guards;
-  };
-  // A block being walked: its name, the buffers it allocates or matches, its iterators' kinds,
-  // and its frame.
-  struct RegionFrame {
-    std::string block;
-    std::set<std::string> locals;
-    std::map<std::string, char> kinds;
-    size_t frame = 0;
-  };
-
-  const ScopedVar* Lookup(const std::string& name) const {
-    for (auto f = frames_.rbegin(); f != frames_.rend(); ++f) {
-      auto it = f->vars.find(name);
-      if (it != f->vars.end()) return &it->second;
+  fn_->prim.returns_value = !ts_node_is_null(Field(func_, "return_type")) &&
+                            TextOf(Field(func_, "return_type"), text_) != "None";
+  // Stores to buffers make a direct call impure; known before the body is lowered. In text
+  // that does not parse, a store may sit inside an ERROR node: `] =` there counts too, so that
+  // a half-typed line does not change what callers see (and re-lower them) on every keystroke.
+  fn_->prim.writes = false;
+  ForEachNode(body, [&](TSNode n) {
+    if ((Is(n, "assignment") || Is(n, "augmented_assignment")) && Is(Field(n, "left"), "subscript")) {
+      fn_->prim.writes = true;
+    } else if (Is(n, "ERROR") && HasStoreText(TextOf(n, text_))) {
+      fn_->prim.writes = true;
     }
-    return nullptr;
+    // Stores are statements (`a = B[i] = c` nests one in another); an ERROR can be anywhere
+    // (ts_node_has_error: below n).
+    return !fn_->prim.writes && (MayHoldStatements(n) || Is(n, "assignment") || Is(n, "augmented_assignment") ||
+                                 ts_node_has_error(n));
+  });
+  // Hash of what callers see.
+  std::string canon;
+  // Callers' diagnostics point into this signature (related locations, fixes of the buffer
+  // shape), so where its parts are counts as much as what they say.
+  auto at = [](TextRange r) { return std::to_string(r.begin) + "-" + std::to_string(r.end) + ","; };
+  for (const PrimSignature::Param& p : sig.params) {
+    canon += p.name + ":" + std::to_string(static_cast<int>(p.kind)) + p.dtype + "@" + at(p.name_range);
+    if (p.buffer >= 0) {
+      const BufferDecl& b = sig.buffers[p.buffer];
+      canon += "[" + (b.shape ? types::PrintShape(*b.shape) : "?") + b.dtype + "]@" + at(b.name_range) +
+               at(b.decl_range) + at(b.shape_range);
+      for (TextRange r : b.dim_ranges) canon += at(r);
+      for (const std::string& spelling : b.dim_spellings) canon += spelling + ",";
+    }
+    canon += ";";
   }
+  canon += fn_->prim.writes ? "w" : "r";
+  canon += fn_->prim.complete ? "" : "?";
+  canon += fn_->prim.returns_value ? "v" : "";
+  fn_->signature_hash = HashString(canon);
+}
 
-  // The expression at `node` in terms of the loop variables in scope; nullopt when it mentions
-  // something tvmls does not follow (a let-bound name, a call it does not read, a buffer load).
-  // Names bound nowhere in the body are symbolic constants (parameters, shape variables).
-  std::optional<arith::Expr> Resolve(TSNode node) {
-    AnnotationContext ctx = ctx_;
-    arith::Expr e = LowerDim(node, ctx);
-    if (arith::HasOpaque(e)) return std::nullopt;
-    std::set<std::string> names;
-    e.CollectVars(&names);
-    std::map<std::string, arith::Expr> values;
-    for (const std::string& n : names) {
-      const ScopedVar* v = Lookup(n);
-      if (v == nullptr) {
-        if (buffers_.count(n) || space_.count(n)) return std::nullopt;
+void PrimLowering::ParserRules() {
+  TSNode body = Field(func_, "body");
+  std::map<std::string, TextRange> keys;
+  for (TSNode stmt : NamedChildren(body)) {
+    if (!Is(stmt, "expression_statement")) continue;
+    std::vector<TSNode> kids = NamedChildren(stmt);
+    if (kids.size() != 1 || TirCall(kids[0]) != "func_attr") continue;
+    CallArgs args = ArgsOf(kids[0], text_);
+    if (args.positional.empty()) continue;
+    TSNode dict = Unparen(args.positional[0]);
+    if (!Is(dict, "dictionary")) continue;
+    for (TSNode pair : NamedChildren(dict)) {
+      if (!Is(pair, "pair")) continue;
+      TSNode key_node = Field(pair, "key");
+      auto key = StringValue(key_node, text_);
+      if (!key) continue;
+      check::ParserRule r;
+      r.range = Rel(key_node);
+      auto [earlier, fresh] = keys.emplace(*key, r.range);
+      if (!fresh) {
+        r.kind = check::ParserRule::Kind::kDuplicateFuncAttr;
+        r.related = earlier->second;
+        r.detail = *key;
+      } else if (*key == "global_symbol") {
+        TSNode private_true = PrivateKeyword();
+        if (ts_node_is_null(private_true)) continue;
+        r.kind = check::ParserRule::Kind::kPrivateGlobalSymbol;
+        r.related = Rel(private_true);
+      } else {
         continue;
       }
-      if (v->kind == ScopedVar::Kind::kOpaque) return std::nullopt;
-      values[n] = v->value;
+      checks().Report(&check::Check::OnParserRule, r);
     }
-    e = e.Substitute(values);
-    if (arith::HasOpaque(e)) return std::nullopt;
-    return e;
   }
-
-  // A condition as a conjunction of `g >= 0`: comparisons, `and`, `not` of one comparison,
-  // T.likely, True/False.
-  Guard ReadCondition(TSNode c) {
-    c = Unparen(c);
-    Guard g;
-    if (Is(c, "true")) {
-      g.known = true;
-    } else if (Is(c, "false")) {
-      g.known = true;
-      g.conjuncts.push_back(arith::Expr(-1));
-    } else if (Is(c, "boolean_operator")) {
-      if (TextOf(Field(c, "operator"), text_) != "and") return g;
-      Guard a = ReadCondition(Field(c, "left")), b = ReadCondition(Field(c, "right"));
-      if (!a.known || !b.known) return g;
-      g = a;
-      g.conjuncts.insert(g.conjuncts.end(), b.conjuncts.begin(), b.conjuncts.end());
-    } else if (Is(c, "not_operator")) {
-      Guard a = ReadCondition(Field(c, "argument"));
-      if (!a.known || a.conjuncts.size() != 1) return g;
-      g.known = true;
-      g.conjuncts.push_back(-a.conjuncts[0] - 1);
-    } else if (Is(c, "call")) {
-      auto path = DottedPath(Field(c, "function"), text_);
-      CallArgs args = ArgsOf(c, text_);
-      if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return g;
-      if ((*path)[1] == "likely" && args.positional.size() == 1) return ReadCondition(args.positional[0]);
-      if ((*path)[1] == "And" && args.positional.size() == 2) {
-        Guard a = ReadCondition(args.positional[0]), b = ReadCondition(args.positional[1]);
-        if (!a.known || !b.known) return g;
-        g = a;
-        g.conjuncts.insert(g.conjuncts.end(), b.conjuncts.begin(), b.conjuncts.end());
-      }
-    } else if (Is(c, "comparison_operator")) {
-      std::vector<TSNode> operands;
-      std::vector<std::string> ops;
-      uint32_t count = ts_node_child_count(c);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode k = ts_node_child(c, i);
-        if (Is(k, "comment")) continue;
-        if (ts_node_is_named(k)) {
-          operands.push_back(k);
-        } else {
-          ops.emplace_back(TextOf(k, text_));
-        }
-      }
-      if (operands.size() != ops.size() + 1) return g;
-      for (size_t i = 0; i < ops.size(); ++i) {
-        std::optional<arith::Expr> a = Resolve(operands[i]), b = Resolve(operands[i + 1]);
-        if (!a || !b) return Guard{};
-        const std::string& op = ops[i];
-        if (op == "<") {
-          g.conjuncts.push_back(*b - *a - 1);
-        } else if (op == "<=") {
-          g.conjuncts.push_back(*b - *a);
-        } else if (op == ">") {
-          g.conjuncts.push_back(*a - *b - 1);
-        } else if (op == ">=") {
-          g.conjuncts.push_back(*a - *b);
-        } else if (op == "==") {
-          g.conjuncts.push_back(*a - *b);
-          g.conjuncts.push_back(*b - *a);
-        } else {
-          return Guard{};
-        }
-      }
-      g.known = true;
+  ForEachNode(body, [&](TSNode n) {
+    if (Is(n, "assignment") && Is(Field(n, "right"), "assignment")) {
+      checks().Report(&check::Check::OnParserRule, ChainedAssignmentRule(n, text_, base_));
+      return false;
     }
-    return g;
-  }
+    return !Is(n, "function_definition") && !Is(n, "decorated_definition");
+  });
+}
 
-  static Guard Negate(const Guard& g) {
-    Guard n;
-    if (!g.known || g.conjuncts.size() != 1) return n;
-    n.known = true;
-    n.conjuncts.push_back(-g.conjuncts[0] - 1);
-    return n;
-  }
-
-  bool VisitAssert(TSNode n) {
-    std::vector<TSNode> kids;
-    for (TSNode c : NamedChildren(n)) {
-      if (!Is(c, "comment")) kids.push_back(c);
-    }
-    for (TSNode c : kids) Walk(c);
-    if (frames_.empty()) frames_.emplace_back();
-    frames_.back().guards.push_back(kids.empty() ? Guard{} : ReadCondition(kids[0]));
-    return false;
-  }
-
-  // Walks `body` with `guard` holding.
-  void WalkGuarded(TSNode body, Guard guard) {
-    frames_.emplace_back();
-    frames_.back().guards.push_back(std::move(guard));
-    Walk(body);
-    frames_.pop_back();
-  }
-
-  bool VisitGuarded(TSNode n, TSNode condition, TSNode body) {
-    Walk(condition);
-    WalkGuarded(body, Guard{});  // a while loop: nothing known inside
-    for (TSNode c : NamedChildren(n)) {
-      if (Is(c, "else_clause")) Walk(c);
-    }
-    return false;
-  }
-
-  bool VisitIf(TSNode n) {
-    TSNode cond = Field(n, "condition");
-    Walk(cond);
-    Guard g = ReadCondition(cond);
-    WalkGuarded(Field(n, "consequence"), g);
-    bool elif = false;
-    for (TSNode c : NamedChildren(n)) {
-      if (Is(c, "elif_clause")) {
-        elif = true;
-        Walk(Field(c, "condition"));
-        WalkGuarded(Field(c, "consequence"), Guard{});
-      } else if (Is(c, "else_clause")) {
-        WalkGuarded(Field(c, "body"), elif ? Guard{} : Negate(g));
+TSNode PrimLowering::PrivateKeyword() const {
+  if (!Is(def_, "decorated_definition")) return TSNode{};
+  for (TSNode d : NamedChildren(def_)) {
+    if (!Is(d, "decorator")) continue;
+    TSNode v = Field(d, "value");
+    if (!Is(v, "call")) continue;
+    auto path = DottedPath(Field(v, "function"), text_);
+    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path) || (*path)[1] != "prim_func") continue;
+    CallArgs args = ArgsOf(v, text_);
+    for (size_t i = 0; i < args.keywords.size() && i < args.keyword_nodes.size(); ++i) {
+      if (args.keywords[i].first == "private" && Is(Unparen(args.keywords[i].second), "true")) {
+        return args.keyword_nodes[i];
       }
     }
-    return false;
   }
+  return TSNode{};
+}
 
-  // T.if_then_else / T.Select: each branch under its side of the condition; T.where: a guard of
-  // the block (read when the block starts), its loop variables allowed.
-  bool VisitGuardCall(TSNode n) {
-    auto path = DottedPath(Field(n, "function"), text_);
-    if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return false;
-    const std::string& f = (*path)[1];
-    CallArgs args = ArgsOf(n, text_);
-    if (f == "assume") {
-      // `T.assume(c)` as a statement: what follows it in the suite runs where c holds (TVM
-      // takes it as a promise; code after a false assumption is undefined).
-      Walk(Field(n, "arguments"));
-      TSNode parent = ts_node_parent(n);
-      if (!ts_node_is_null(parent) && Is(parent, "expression_statement")) {
-        if (frames_.empty()) frames_.emplace_back();
-        frames_.back().guards.push_back(args.positional.size() == 1 && args.keywords.empty() && !args.splat
-                                            ? ReadCondition(args.positional[0])
-                                            : Guard{});
+void PrimLowering::Body() {
+  ParserRules();
+  // Parameter buffers are symbols, and so are the other parameters (a handle bound by
+  // match_buffer is both: the handle and the buffer named by the assignment).
+  for (const PrimSignature::Param& p : fn_->prim.params) {
+    if (p.buffer >= 0) AddBufferSymbol(fn_->prim.buffers[p.buffer]);
+    if (p.buffer < 0 || fn_->prim.buffers[p.buffer].name != p.name) {
+      Symbol s;
+      s.kind = Symbol::Kind::kTirVar;
+      s.name = p.name;
+      s.definition = p.name_range;
+      s.detail = p.name + (p.dtype.empty() ? "" : ": T." + p.dtype);
+      if (p.kind == PrimSignature::Param::Kind::kHandle) s.detail = p.name + ": T.handle";
+      vars_[p.name] = static_cast<int>(fn_->symbols.size());
+      fn_->symbols.push_back(std::move(s));
+    }
+  }
+  CollectNonLoopNames();
+  frames_.emplace_back();
+  Walk(Field(func_, "body"));
+  frames_.clear();
+}
+
+TextRange PrimLowering::Rel(TSNode n) const {
+  if (ts_node_is_null(n)) return {};
+  return {ts_node_start_byte(n) - base_, ts_node_end_byte(n) - base_};
+}
+
+void PrimLowering::ClassifyParam(TSNode ann, PrimSignature::Param* param) {
+  using Kind = PrimSignature::Param::Kind;
+  TSNode head = Unparen(ann);
+  TSNode call{};
+  if (Is(head, "call") || Is(head, "subscript")) {
+    call = head;
+    head = Is(head, "call") ? Field(head, "function") : Field(head, "value");
+  }
+  auto path = DottedPath(head, text_);
+  if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) {
+    param->kind = Kind::kUnknown;
+    fn_->prim.complete = false;
+    return;
+  }
+  const std::string& f = (*path)[1];
+  if (f == "handle" || f == "Ptr" || f == "ptr") {
+    param->kind = Kind::kHandle;
+  } else if (f == "Buffer" && !ts_node_is_null(call)) {
+    param->kind = Kind::kBuffer;
+    BufferDecl decl;
+    if (Is(call, "call")) {
+      CallArgs args = ArgsOf(call, text_);
+      decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
+    } else {  // deprecated T.Buffer[(4,), "int32"]
+      CallArgs args;
+      for (TSNode c : NamedChildren(call)) {
+        if (!ts_node_eq(c, Field(call, "value")) && !Is(c, "comment")) args.positional.push_back(c);
       }
-      return true;
+      decl = MakeBuffer(TSNode{}, call, args, *FindCtor("Buffer"));
     }
-    if (f == "where") {
-      ++binding_depth_;
-      Walk(Field(n, "arguments"));
-      --binding_depth_;
-      return true;
-    }
-    if ((f != "if_then_else" && f != "Select") || args.positional.size() != 3 || args.splat) return false;
-    for (const auto& [name, value] : args.keywords) {
-      if (name != "dtype" && name != "span") return false;
-    }
-    Walk(args.positional[0]);
-    Guard g = ReadCondition(args.positional[0]);
-    WalkGuarded(args.positional[1], g);
-    WalkGuarded(args.positional[2], Negate(g));
-    return true;
+    decl.name = param->name;
+    decl.name_range = param->name_range;
+    decl.origin = BufferDecl::Origin::kParam;
+    param->buffer = static_cast<int>(fn_->prim.buffers.size());
+    fn_->prim.buffers.push_back(std::move(decl));
+  } else if (vocab::IsKnownDType(f)) {
+    param->kind = Kind::kScalar;
+    param->dtype = f;
+  } else {
+    param->kind = Kind::kUnknown;
+    fn_->prim.complete = false;
   }
+}
 
-  // `range(a)`, `range(a, b)`, `range(a, b, step)`, T.serial/parallel/vectorized/unroll/
-  // thread_binding (start, stop=None, ...): the domain of one loop variable.
-  std::optional<arith::IterDomain> RangeDomain(TSNode start, TSNode stop, TSNode step) {
-    arith::IterDomain d;
-    std::optional<arith::Expr> a = Resolve(start);
-    if (!a) return std::nullopt;
-    std::optional<arith::Expr> b;
-    if (ts_node_is_null(stop)) {
-      b = a;
-      a = arith::Expr(0);
-    } else {
-      b = Resolve(stop);
-      if (!b) return std::nullopt;
-    }
-    if (!arith::IterVarsOf(*a, space_).empty() || !arith::IterVarsOf(*b, space_).empty()) return std::nullopt;
-    d.lo = *a;
-    d.hi = *b - 1;
-    if (!ts_node_is_null(step)) {
-      std::optional<int64_t> s = IntValue(step, text_);
-      std::optional<int64_t> lo = a->AsConst(), end = b->AsConst();
-      if (!s || *s < 1 || !lo || !end) return std::nullopt;
-      d.step = *s;
-      if (*end <= *lo) return std::nullopt;
-      d.hi = *lo + (*end - 1 - *lo) / *s * *s;
-    }
-    return d;
-  }
-
-  // The domains of the targets of `for ... in <iter>`, one per target; entries are nullopt for
-  // loops tvmls does not follow.
-  std::vector<std::optional<arith::IterDomain>> LoopDomains(TSNode iter, size_t targets) {
-    std::vector<std::optional<arith::IterDomain>> out(targets);
-    iter = Unparen(iter);
-    if (!Is(iter, "call")) return out;
-    TSNode fn = Field(iter, "function");
-    CallArgs args = ArgsOf(iter, text_);
-    if (args.splat) return out;
-    auto path = DottedPath(fn, text_);
-    if (!path) return out;
-    bool tir = path->size() == 2 && IsAlias(aliases_.tir, *path);
-    const std::string f = path->back();
-    auto pos = [&](size_t i) { return i < args.positional.size() ? args.positional[i] : TSNode{}; };
-    auto kw = [&](size_t i, const char* name) {
-      TSNode k = Keyword(args, name);
-      return ts_node_is_null(k) ? pos(i) : k;
-    };
-    if (tir && f == "grid") {
-      if (args.positional.size() != targets || !args.keywords.empty()) return out;
-      for (size_t i = 0; i < targets; ++i) out[i] = RangeDomain(args.positional[i], TSNode{}, TSNode{});
-      return out;
-    }
-    if (targets != 1) return out;
-    if ((path->size() == 1 && f == "range") ||
-        (tir && (f == "serial" || f == "parallel" || f == "vectorized" || f == "unroll" ||
-                 f == "thread_binding"))) {
-      if (ts_node_is_null(kw(0, "start"))) return out;
-      out[0] = RangeDomain(kw(0, "start"), kw(1, "stop"), path->size() == 1 ? pos(2) : Keyword(args, "step"));
-    }
-    return out;
-  }
-
-  bool VisitFor(TSNode n) {
-    TSNode left = Field(n, "left"), right = Field(n, "right");
-    Walk(right);
-    std::vector<TSNode> targets;
-    if (Is(left, "identifier")) {
-      targets.push_back(left);
-    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "expression_list")) {
-      for (TSNode c : NamedChildren(left)) {
-        if (!Is(c, "comment")) targets.push_back(c);
-      }
-    }
-    std::vector<std::optional<arith::IterDomain>> domains = LoopDomains(right, targets.size());
-    frames_.emplace_back();
-    TextRange header = Rel(TextRange{ts_node_start_byte(n), ts_node_end_byte(right)});
-    std::vector<std::string> added;
-    const size_t scopes = scopes_.size();
-    const std::pair<int, int> thread = ThreadOf(right);
-    for (size_t i = 0; i < targets.size(); ++i) {
-      if (!Is(targets[i], "identifier")) continue;
-      std::string name(TextOf(targets[i], text_));
-      ScopedVar v;
-      scopes_.push_back(Scope{++scope_ids_, "", thread.first, thread.second});
-      if (domains[i]) {
-        std::string internal = name;
-        while (space_.count(internal) || display_.count(internal)) internal = name + "'" + std::to_string(++renames_);
-        space_[internal] = *domains[i];
-        display_[internal] = name;
-        headers_[internal] = header;
-        added.push_back(internal);
-        scopes_.back().var = internal;
-        v.kind = ScopedVar::Kind::kLoop;
-        v.value = arith::Expr::Var(internal);
-      }
-      v.loop_range = header;
-      v.block_level = block_level_;
-      v.is_loop = true;
-      loop_names_[name].push_back(header);
-      frames_.back().vars[name] = v;
-    }
-    for (TSNode c : NamedChildren(left)) {
-      if (!Is(c, "identifier")) Walk(c);
-    }
-    if (scopes_.size() == scopes) scopes_.push_back(Scope{++scope_ids_, ""});  // a loop all the same
-    Walk(Field(n, "body"));
-    scopes_.resize(scopes);
-    frames_.pop_back();
-    for (const std::string& v : added) space_.erase(v);
-    Walk(Field(n, "alternative"));
-    return false;
-  }
-
-  // `x = value` in the body: x is a value tvmls does not follow until the enclosing frame ends.
-  void BindLets(TSNode left) {
-    if (frames_.empty()) frames_.emplace_back();
-    if (Is(left, "identifier")) {
-      std::string name(TextOf(left, text_));
-      frames_.back().vars[name] = ScopedVar{};
-      return;
-    }
-    if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "expression_list")) {
-      for (TSNode c : NamedChildren(left)) BindLets(c);
-    }
-  }
-
-  // What the index `e` reaches over the loops in scope, under the guards in scope.
-  // With `relaxed`, only those loop variables range; the others are symbolic values.
-  std::optional<check::IndexReach> ReachOf(const arith::Expr& e, const std::set<std::string>* relaxed = nullptr) const {
-    std::vector<const Guard*> guards;
-    for (const Frame& f : frames_) {
-      for (const Guard& g : f.guards) guards.push_back(&g);
-    }
-    return Reach(e, space_, guards, display_, headers_, relaxed);
-  }
-
-  // ReachOf over a given state: `space` the loop domains, `guards` the guards in scope,
-  // `display`/`headers` the written name and header of each loop variable of `space`.
-  static std::optional<check::IndexReach> Reach(const arith::Expr& e, const arith::IterSpace& all,
-                                                const std::vector<const Guard*>& guards,
-                                                const std::map<std::string, std::string>& display,
-                                                const std::map<std::string, TextRange>& headers,
-                                                const std::set<std::string>* relaxed) {
-    arith::IterSpace space = all;
-    if (relaxed != nullptr) {
-      for (auto it = space.begin(); it != space.end();) it = relaxed->count(it->first) ? std::next(it) : space.erase(it);
-    }
-    if (arith::IterVarsOf(e, space).empty()) return std::nullopt;  // no loop: nothing to add
-    check::IndexReach reach;
-    std::vector<arith::Expr> multi;
-    for (const Guard* g : guards) {
-      if (!g->known) return std::nullopt;
-      for (const arith::Expr& c : g->conjuncts) {
-        switch (arith::ApplyGuard(c, &space)) {
-          case arith::GuardEffect::kNone:
-            reach.facts.AddNonNegative(c);
-            break;
-          case arith::GuardEffect::kNarrowed:
-            break;
-          case arith::GuardEffect::kEmpty:
-            return std::nullopt;  // never executed
-          case arith::GuardEffect::kOther:
-            multi.push_back(c);
-            break;
-        }
-      }
-    }
-    std::optional<arith::Extremes> x;
-    if (multi.empty()) {
-      x = arith::ExactExtremes(e, space);
-    }
-    if (!x) {
-      bool empty = false;
-      x = arith::EnumeratedExtremes(e, multi, space, kEnumerationLimit, &empty);
-    }
-    if (!x) return std::nullopt;
-    reach.min = x->min;
-    reach.max = x->max;
-    for (const std::string& v : arith::IterVarsOf(e, space)) {
-      const arith::IterDomain& d = space.at(v);
-      if (!reach.loops.empty()) reach.loops += ", ";
-      auto shown = display.find(v);
-      reach.loops += (shown != display.end() ? shown->second : v) + " in ";
-      if (d.step == 1) {
-        reach.loops += "[" + d.lo.ToString() + ", " + (d.hi + 1).ToString() + ")";
-      } else {
-        reach.loops += "{" + d.lo.ToString() + ", " + (d.lo + d.step).ToString() + ", ..., " + d.hi.ToString() + "}";
-      }
-      auto header = headers.find(v);
-      TextRange h = header != headers.end() ? header->second : TextRange{};
-      if (reach.loop_range.empty() || h.begin > reach.loop_range.begin) reach.loop_range = h;
-    }
-    return reach;
-  }
-
-  // The walk's state at an access to a compacted buffer, copied once per access so that
-  // check::BufferAccess::Index::within can be computed when a check asks, after the walk moved on:
-  // computing it for every scope level of every index made the lowering 13% slower.
-  struct WithinState {
-    arith::IterSpace space;
-    std::vector<Guard> guards;
-    std::vector<Scope> scopes;
-    Allocation alloc;
-    std::map<std::string, std::string> display;  // of the variables of `space` only
-    std::map<std::string, TextRange> headers;    // likewise
-  };
-
-  std::shared_ptr<const WithinState> SnapshotForWithin(const Allocation& a) const {
-    auto state = std::make_shared<WithinState>();
-    state->space = space_;
-    for (const Frame& f : frames_) state->guards.insert(state->guards.end(), f.guards.begin(), f.guards.end());
-    state->scopes = scopes_;
-    state->alloc = a;
-    for (const auto& [v, d] : space_) {
-      if (auto it = display_.find(v); it != display_.end()) state->display.emplace(v, it->second);
-      if (auto it = headers_.find(v); it != headers_.end()) state->headers.emplace(v, it->second);
-    }
-    return state;
-  }
-
-  // check::BufferAccess::Index::within for `e`: what it reaches with the loops outside
-  // scopes[alloc.depth + n] fixed (n the scopes of the path fixed), except the thread loops that
-  // CompactBufferAllocation relaxes for the buffer's storage scope, which range everywhere.
-  static std::function<std::optional<check::IndexReach>(size_t)> WithinOf(const arith::Expr& e,
-                                                                           std::shared_ptr<const WithinState> state) {
-    return [e, state = std::move(state)](size_t n) -> std::optional<check::IndexReach> {
-      const size_t level = state->alloc.depth + n;
-      if (level > state->scopes.size()) return std::nullopt;
-      std::set<std::string> relaxed;
-      for (size_t i = 0; i < state->scopes.size(); ++i) {
-        const Scope& s = state->scopes[i];
-        if (!s.var.empty() && (i >= level || RelaxesThread(state->alloc.storage_rank, s))) relaxed.insert(s.var);
-      }
-      std::vector<const Guard*> guards;
-      for (const Guard& g : state->guards) guards.push_back(&g);
-      return Reach(e, state->space, guards, state->display, state->headers, &relaxed);
-    };
-  }
-
-  // TVM's StorageScope rank of a scope: global 0, shared 1, warp 2, local 3; 4 for the others
-  // (special memories no thread loop is relaxed for).
-  static int StorageRank(const std::string& scope) {
-    auto starts = [&](std::string_view p) { return scope.compare(0, p.size(), p) == 0; };
-    if (scope.empty() || starts("global")) return 0;
-    if (starts("shared")) return 1;
-    if (starts("warp")) return 2;
-    return starts("local") ? 3 : 4;
-  }
-
-  // CanRelaxStorageUnderThread (s_tir/schedule/utils.h): warp memory relaxes threadIdx.x only;
-  // otherwise a thread loop is relaxed when the storage rank is at most its rank (blockIdx 0;
-  // threadIdx and vthread 1).
-  static bool RelaxesThread(int storage_rank, const Scope& loop) {
-    if (loop.thread_rank < 0) return false;
-    if (storage_rank == 2) return loop.thread_rank == 1 && loop.thread_dim == 0;
-    return storage_rank <= loop.thread_rank;
-  }
-
-  // The rank and dimension of `T.thread_binding(..., thread="threadIdx.x")` (ThreadScope::Create),
-  // {-1, -1} for another loop.
-  std::pair<int, int> ThreadOf(TSNode right) const {
-    if (TirCall(right) != "thread_binding") return {-1, -1};
-    CallArgs args = ArgsOf(Unparen(right), text_);
-    std::optional<std::string> tag;
-    if (TSNode k = Keyword(args, "thread"); !ts_node_is_null(k)) tag = StringValue(k, text_);
-    for (size_t i = 0; !tag && i < args.positional.size(); ++i) tag = StringValue(args.positional[i], text_);
-    if (!tag) return {-1, -1};
-    if (tag->compare(0, 7, "vthread") == 0 || *tag == "cthread") return {1, -1};
-    if (tag->compare(0, 9, "blockIdx.") == 0 && tag->size() > 9) return {0, (*tag)[9] - 'x'};
-    if (tag->compare(0, 10, "threadIdx.") == 0 && tag->size() > 10) return {1, (*tag)[10] - 'x'};
-    return {-1, -1};
-  }
-
-  // The statements of a suite (a `block` node), comments left out.
-  static std::vector<TSNode> Statements(TSNode suite) {
-    std::vector<TSNode> out;
-    for (TSNode c : NamedChildren(suite)) {
-      if (!Is(c, "comment")) out.push_back(c);
-    }
-    return out;
-  }
-
-  // The expression of a one-expression statement (`T.where(...)`, `x = ...`), else null.
-  static TSNode StatementExpr(TSNode stmt) {
-    if (Is(stmt, "assignment")) return stmt;
-    if (!Is(stmt, "expression_statement")) return TSNode{};
+bool PrimLowering::AssignedCall(TSNode stmt, TSNode* target, TSNode* call) {
+  if (Is(stmt, "expression_statement")) {
     std::vector<TSNode> kids = NamedChildren(stmt);
-    return kids.size() == 1 ? kids[0] : TSNode{};
+    if (kids.size() != 1 || !Is(kids[0], "assignment")) return false;
+    stmt = kids[0];
   }
+  if (!Is(stmt, "assignment")) return false;
+  TSNode left = Field(stmt, "left"), right = Unparen(Field(stmt, "right"));
+  if (!Is(left, "identifier") || !Is(right, "call")) return false;
+  *target = left;
+  *call = right;
+  return true;
+}
 
-  // `T.<name>(...)` at `n`: the name, else "".
-  std::string TirCall(TSNode n) const {
-    n = Unparen(n);
-    if (!Is(n, "call")) return "";
+BufferDecl PrimLowering::MakeBuffer(TSNode target, TSNode call, const CallArgs& args, const BufferCtor& ctor) {
+  BufferDecl decl;
+  decl.origin = ctor.origin;
+  if (!ts_node_is_null(target)) {
+    decl.name = std::string(TextOf(target, text_));
+    decl.name_range = Rel(target);
+  }
+  decl.decl_range = Rel(call);
+  auto arg = [&](int pos, const char* kw) -> TSNode {
+    TSNode k = Keyword(args, kw);
+    if (!ts_node_is_null(k)) return k;
+    if (pos >= 0 && pos < static_cast<int>(args.positional.size())) return args.positional[pos];
+    return TSNode{};
+  };
+  TSNode shape = arg(ctor.shape_pos, "shape");
+  if (!ts_node_is_null(shape)) {
+    decl.shape_range = Rel(shape);
+    std::vector<TextRange> dims;
+    AnnotationContext ctx = ctx_;
+    decl.shape = LowerDims(shape, ctx, &dims, /*allow_scalar=*/true);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      TextRange r = dims[i];
+      decl.dim_ranges.push_back(Rel(r));
+      decl.dim_spellings.push_back(NumberSpelling(text_.substr(r.begin, r.end - r.begin)));
+      // Hover on a dim: which axis it is and its value.
+      if (decl.shape && i < decl.shape->size()) {
+        const arith::Expr& e = (*decl.shape)[i];
+        std::string what = e.AsConst() ? "the extent of axis " + std::to_string(i) + " of " +
+                                             std::to_string(decl.shape->size()) + ", a constant"
+                                       : "the extent of axis " + std::to_string(i) + " of " +
+                                             std::to_string(decl.shape->size()) +
+                                             ", symbolic (bound where the function is called)";
+        fn_->hovers.push_back({Rel(r), "dim " + std::to_string(i) + ": " + e.ToString(), what});
+      }
+    }
+  }
+  TSNode dtype = arg(ctor.dtype_pos, "dtype");
+  if (!ts_node_is_null(dtype)) {
+    auto d = DTypeOf(dtype, text_, aliases_);
+    decl.dtype = d ? *d : "";
+    // Hover on the dtype: what it is and its element size.
+    if (d && Is(dtype, "string")) {
+      std::string about = vocab::DescribeDType(*d);
+      if (!about.empty()) fn_->hovers.push_back({Rel(dtype), "dtype \"" + *d + "\"", about});
+    }
+  }
+  TSNode scope = arg(ctor.scope_pos, "scope");
+  if (auto s = ts_node_is_null(scope) ? std::nullopt : StringValue(scope, text_)) decl.scope = *s;
+  if (args.splat) decl.shape.reset();
+  decl.view = args.splat || !ts_node_is_null(Keyword(args, "data")) ||
+              !ts_node_is_null(Keyword(args, "strides")) || !ts_node_is_null(Keyword(args, "elem_offset")) ||
+              static_cast<int>(args.positional.size()) > ctor.dtype_pos + 1;
+  CheckAxisSeparators(decl, args);
+  return decl;
+}
+
+void PrimLowering::CheckAxisSeparators(const BufferDecl& decl, const CallArgs& args) {
+  TSNode value = Keyword(args, "axis_separators");
+  if (ts_node_is_null(value) || !decl.shape) return;
+  value = Unparen(value);
+  if (!Is(value, "list") && !Is(value, "tuple")) return;
+  check::AxisSeparators event;
+  event.buffer = &decl;
+  for (TSNode c : NamedChildren(value)) {
+    if (Is(c, "comment")) continue;
+    auto v = IntValue(c, text_);
+    if (!v) return;  // symbolic separators: unknown, silent
+    event.item_ranges.push_back(Rel(c));
+    event.values.push_back(*v);
+  }
+  if (event.values.empty()) return;
+  event.list_range = Rel(value);
+  for (TSNode k : args.keyword_nodes) {
+    if (TextOf(Field(k, "name"), text_) == "axis_separators") event.keyword_removal = KeywordRemoval(k);
+  }
+  checks().Report(&check::Check::OnAxisSeparators, event);
+}
+
+TextRange PrimLowering::KeywordRemoval(TSNode k) const {
+  uint32_t begin = ts_node_start_byte(k), end = ts_node_end_byte(k);
+  uint32_t b = begin;
+  while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\n' || text_[b - 1] == '\t')) --b;
+  if (b > 0 && text_[b - 1] == ',') {
+    begin = b - 1;
+  } else {
+    uint32_t e = end;
+    while (e < text_.size() && (text_[e] == ' ' || text_[e] == '\n' || text_[e] == '\t')) ++e;
+    if (e < text_.size() && text_[e] == ',') {
+      end = e + 1;
+      while (end < text_.size() && text_[end] == ' ') ++end;
+    }
+  }
+  return Rel(TextRange{begin, end});
+}
+
+void PrimLowering::AddBufferSymbol(const BufferDecl& b) {
+  if (b.name.empty()) return;
+  Symbol s;
+  s.kind = Symbol::Kind::kBuffer;
+  s.name = b.name;
+  s.definition = b.name_range;
+  s.detail = b.name + ": T.Buffer(" + (b.shape ? types::PrintShape(*b.shape) : "?") + ", \"" +
+             b.dtype + "\"" + (b.scope != "global" ? ", scope=\"" + b.scope + "\"" : "") + ")";
+  buffers_[b.name] = static_cast<int>(fn_->symbols.size());
+  buffer_decls_[b.name] = b;
+  block_regions_.Declare(b);
+  compacted_.erase(b.name);
+  fn_->symbols.push_back(std::move(s));
+}
+
+void PrimLowering::Walk(TSNode node) {
+  if (ts_node_is_null(node)) return;
+  ForEachNode(node, [&](TSNode n) { return Visit(n); });
+}
+
+bool PrimLowering::Visit(TSNode n) {
+  if (Is(n, "for_statement")) return VisitFor(n);
+  if (Is(n, "if_statement")) return VisitIf(n);
+  if (Is(n, "while_statement")) return VisitGuarded(n, Field(n, "condition"), Field(n, "body"));
+  if (Is(n, "assert_statement")) return VisitAssert(n);  // what follows runs where c holds
+  if (Is(n, "with_statement") && VisitWith(n)) return false;
+  if (Is(n, "function_definition") || Is(n, "lambda")) return false;  // Python closures: not TIR
+  if (Is(n, "assignment") || Is(n, "augmented_assignment")) {
+    TSNode target, call;
+    if (Is(n, "assignment") && AssignedCall(n, &target, &call)) DeclareFromCall(target, call);
+    if (Is(n, "assignment") && VisitAxis(n)) return false;
+    if (Is(n, "assignment")) {
+      Walk(Field(n, "right"));
+      Walk(Field(n, "type"));
+      BindLets(Field(n, "left"));
+      Walk(Field(n, "left"));
+      return false;
+    }
+    if (Is(Field(n, "left"), "subscript")) {  // `A[i] += x` loads and stores
+      Walk(Field(n, "right"));
+      Walk(Field(n, "left"));
+      return false;
+    }
+  } else if (Is(n, "call") && VisitGuardCall(n)) {
+    return false;
+  } else if (Is(n, "call") && TirCall(n) == "match_buffer") {
+    ++match_depth_;
+    Walk(Field(n, "arguments"));
+    --match_depth_;
+    return false;
+  } else if (Is(n, "call")) {
     auto path = DottedPath(Field(n, "function"), text_);
-    if (!path || !IsAlias(aliases_.tir, *path)) return "";
-    std::string out;
-    for (size_t i = 1; i < path->size(); ++i) out += (i > 1 ? "." : "") + (*path)[i];
-    return out;
-  }
-
-  // `vi = T.axis.spatial(...)`-like: walks its arguments as bindings (loop variables allowed).
-  bool VisitAxis(TSNode assign) {
-    TSNode right = Field(assign, "right");
-    if (TirCall(right).rfind("axis.", 0) != 0) return false;
-    ++binding_depth_;
-    Walk(right);
-    --binding_depth_;
-    return true;
-  }
-
-  // Declares the block iterators of the assignment `assign` in the innermost frame.
-  void DeclareAxis(TSNode assign, RegionFrame* block, std::vector<check::BlockIter>* iters) {
-    TSNode left = Field(assign, "left"), right = Unparen(Field(assign, "right"));
-    std::string f = TirCall(right);
-    if (f.rfind("axis.", 0) != 0) return;
-    std::string kind_name = f.substr(5);
-    CallArgs args = ArgsOf(right, text_);
-    std::vector<std::pair<std::string, ScopedVar>> declared;
-    if (kind_name == "remap") {
-      std::vector<TSNode> names;
-      for (TSNode c : NamedChildren(left)) {
-        if (!Is(c, "comment")) names.push_back(c);
-      }
-      if (Is(left, "identifier")) names = {left};
-      std::optional<std::string> kinds = args.positional.empty() ? std::nullopt : StringValue(args.positional[0], text_);
-      TSNode list = args.positional.size() > 1 ? Unparen(args.positional[1]) : TSNode{};
-      std::vector<TSNode> bindings;
-      if (!ts_node_is_null(list) && (Is(list, "list") || Is(list, "tuple"))) {
-        for (TSNode c : NamedChildren(list)) {
-          if (!Is(c, "comment")) bindings.push_back(c);
-        }
-      }
-      for (size_t i = 0; i < names.size(); ++i) {
-        ScopedVar v;
-        v.kind = ScopedVar::Kind::kBlockIter;
-        std::optional<arith::Expr> value;
-        if (i < bindings.size() && kinds && kinds->size() == names.size()) value = Resolve(bindings[i]);
-        v.value = value ? *value : arith::Expr::Opaque("?");
-        std::string name(TextOf(names[i], text_));
-        if (kinds && i < kinds->size()) block->kinds[name] = (*kinds)[i] == 'R' ? 'R' : (*kinds)[i] == 'S' ? 'S' : 'O';
-        declared.emplace_back(name, v);
-      }
-    } else if (Is(left, "identifier")) {
-      check::BlockIter it;
-      it.name = std::string(TextOf(left, text_));
-      it.name_range = Rel(left);
-      it.kind = (kind_name == "spatial" || kind_name == "S") ? 'S' : (kind_name == "reduce" || kind_name == "R") ? 'R' : 'O';
-      TSNode dom = Keyword(args, "dom"), binding = Keyword(args, "binding");
-      if (ts_node_is_null(dom) && !args.positional.empty()) dom = args.positional[0];
-      if (ts_node_is_null(binding) && args.positional.size() > 1) binding = args.positional[1];
-      ScopedVar v;
-      v.kind = ScopedVar::Kind::kBlockIter;
-      v.value = arith::Expr::Opaque("?");
-      if (!ts_node_is_null(binding)) {
-        it.binding_text = std::string(TextOf(binding, text_));
-        if (std::optional<arith::Expr> value = Resolve(binding)) v.value = *value;
-      }
-      if (!ts_node_is_null(dom)) {
-        it.domain_range = Rel(dom);
-        TSNode d = Unparen(dom);
-        if (Is(d, "tuple") || Is(d, "list")) {
-          std::vector<TSNode> ends = Statements(d);
-          if (ends.size() == 2) {
-            it.dom_min = Resolve(ends[0]);
-            it.dom_end = Resolve(ends[1]);
-          }
-        } else {
-          it.dom_min = arith::Expr(0);
-          it.dom_end = Resolve(d);
-          it.domain_is_literal = Is(d, "integer");
-        }
-      }
-      block->kinds[it.name] = it.kind;
-      if (!arith::HasOpaque(v.value) && !ts_node_is_null(binding)) iter_values_.push_back(v.value);
-      else iter_values_.push_back(std::nullopt);
-      iters->push_back(std::move(it));
-      declared.emplace_back(iters->back().name, v);
+    if (path && path->size() == 2 && IsAlias(aliases_.tir, *path) &&
+        ((*path)[1] == "reads" || (*path)[1] == "writes")) {
+      // Region annotations are not accesses: only their arity is checked.
+      ++region_depth_;
+      ForEachNode(Field(n, "arguments"), [&](TSNode k) { return Visit(k); });
+      --region_depth_;
+      return false;
     }
-    for (auto& [name, v] : declared) frames_.back().vars[name] = v;
-  }
-
-  bool VisitWith(TSNode n) {
-    std::vector<TSNode> items;
-    for (TSNode c : NamedChildren(Field(n, "items"))) {
-      if (Is(c, "with_item")) items.push_back(c);
-    }
-    if (items.size() != 1) return false;
-    TSNode value = Unparen(Field(items[0], "value"));
-    std::string f = TirCall(value);
-    if (f != "block" && f != "sblock") return false;
-    Walk(value);
-    TSNode body = Field(n, "body");
-    std::vector<TSNode> stmts = Statements(body);
-    frames_.emplace_back();
-    regions_.emplace_back();
-    RegionFrame& block = regions_.back();
-    block.frame = frames_.size() - 1;
-    CallArgs args = ArgsOf(value, text_);
-    if (!args.positional.empty()) {
-      if (auto s = StringValue(args.positional[0], text_)) block.block = *s;
-    }
-    std::vector<check::BlockIter> iters;
-    iter_values_.clear();
-    for (TSNode stmt : stmts) {
-      TSNode e = StatementExpr(stmt);
-      if (Is(e, "assignment")) DeclareAxis(e, &block, &iters);
-    }
-    std::vector<std::optional<arith::Expr>> values = iter_values_;
-    bool has_iters = !block.kinds.empty() || !iters.empty();
-    for (TSNode stmt : stmts) {
-      TSNode e = StatementExpr(stmt);
-      std::string call = TirCall(e);
-      if (call == "where") {
-        CallArgs w = ArgsOf(Unparen(e), text_);
-        frames_.back().guards.push_back(w.positional.size() == 1 ? ReadCondition(w.positional[0]) : Guard{});
+    if (path && path->size() == 2 && IsAlias(aliases_.tir, *path)) {
+      const BufferCtor* ctor = FindCtor((*path)[1]);
+      if (ctor != nullptr && !declared_calls_.count(ts_node_start_byte(n)) &&
+          ctor->origin != BufferDecl::Origin::kMatchBuffer) {
+        CallArgs args = ArgsOf(n, text_);
+        MakeBuffer(TSNode{}, n, args, *ctor);
       }
     }
-    for (size_t i = 0; i < iters.size(); ++i) {
-      if (i < values.size() && values[i]) {
-        if (arith::IterVarsOf(*values[i], space_).empty()) {
-          if (values[i]->IsConst() && GuardsKnownTrue()) iters[i].reach = check::IndexReach{*values[i], *values[i], "", {}, {}};
-        } else {
-          iters[i].reach = ReachOf(*values[i]);
-        }
-      }
-      checks().Report(&check::Check::OnBlockIter, iters[i]);
+  } else if (Is(n, "subscript")) {
+    CheckAccess(n, region_depth_ > 0);
+    if (region_depth_ == 0 && binding_depth_ == 0 && match_depth_ == 0) block_regions_.Access(n);
+    for (TSNode c : NamedChildren(n)) Walk(c);
+    return false;
+  } else if (Is(n, "attribute")) {
+    Walk(Field(n, "object"));  // `A.data`: the name after the dot is not a reference
+    return false;
+  } else if (Is(n, "keyword_argument")) {
+    Walk(Field(n, "value"));  // nor is a keyword's name
+    return false;
+  } else if (Is(n, "identifier")) {
+    std::string name(TextOf(n, text_));
+    int symbol = -1;
+    if (auto it = buffers_.find(name); it != buffers_.end()) {
+      symbol = it->second;
+    } else if (auto v = vars_.find(name); v != vars_.end()) {
+      symbol = v->second;
     }
-    if (has_iters) ++block_level_;
-    block_regions_.EnterBlock(value, body, has_iters);
-    scopes_.push_back(Scope{++scope_ids_, ""});
-    Walk(body);
-    scopes_.pop_back();
-    block_regions_.ExitBlock();
-    if (has_iters) --block_level_;
-    regions_.pop_back();
-    frames_.pop_back();
-    return true;
-  }
-
-  // ReachOf, and for an expression over no loop the constant itself when nothing guards it.
-  std::optional<check::IndexReach> ReachOrPoint(const arith::Expr& e) {
-    if (arith::HasOpaque(e)) return std::nullopt;
-    if (!arith::IterVarsOf(e, space_).empty()) return ReachOf(e);
-    if (!e.IsConst() || !GuardsKnownTrue()) return std::nullopt;
-    return check::IndexReach{e, e, "", {}, {}};
-  }
-
-  // Whether `name` here means the same in the innermost block's T.reads: one of its iterators,
-  // or a name no loop, block or assignment of the body binds (parameters, shape variables).
-  bool MeansTheSameInRegion(const std::string& name) const {
-    const ScopedVar* v = Lookup(name);
-    if (v == nullptr) return !buffers_.count(name);
-    if (v->kind != ScopedVar::Kind::kBlockIter || regions_.empty()) return false;
-    const auto& vars = frames_[regions_.back().frame].vars;
-    auto it = vars.find(name);
-    return it != vars.end() && &it->second == v;
-  }
-
-  // Every guard in scope is known and has no conjunct (nothing restricts the point).
-  bool GuardsKnownTrue() const {
-    for (const Frame& f : frames_) {
-      for (const Guard& g : f.guards) {
-        if (!g.known || !g.conjuncts.empty()) return false;
-      }
+    if (symbol >= 0) {
+      TextRange r = Rel(n);
+      Symbol& s = fn_->symbols[symbol];
+      if (r != s.definition) s.references.push_back(r);
     }
-    return true;
+    CheckLoopVarUse(n, name);
+    return false;
   }
+  return true;
+}
 
-  // A loop variable where TVM's well-formedness rejects it.
-  void CheckLoopVarUse(TSNode n, const std::string& name) {
-    if (binding_depth_ > 0) return;
-    const ScopedVar* v = Lookup(name);
-    if (v != nullptr) {
-      if (!v->is_loop || v->block_level >= block_level_) return;
-      check::LoopVarUse use;
-      use.kind = check::LoopVarUse::Kind::kInBlock;
-      use.name = name;
-      use.range = Rel(n);
-      use.loop_range = v->loop_range;
-      if (!regions_.empty()) {
-        const RegionFrame& block = regions_.back();
-        use.block = block.block;
-        if (v->kind == ScopedVar::Kind::kLoop) {
-          for (const auto& [iter, value] : frames_[block.frame].vars) {
-            if (value.kind == ScopedVar::Kind::kBlockIter && value.value == v->value && Lookup(iter) == &value) {
-              use.replacement = iter;
-              break;
-            }
-          }
-        }
-      }
-      checks().Report(&check::Check::OnLoopVarUse, use);
+void PrimLowering::DeclareFromCall(TSNode target, TSNode call) {
+  auto path = DottedPath(Field(call, "function"), text_);
+  if (!path || path->size() != 2 || !IsAlias(aliases_.tir, *path)) return;
+  const BufferCtor* ctor = FindCtor((*path)[1]);
+  if (ctor == nullptr) return;
+  std::string name(TextOf(target, text_));
+  declared_calls_.insert(ts_node_start_byte(call));
+  if (!regions_.empty()) regions_.back().locals.insert(name);
+  // Parameter buffers bound by match_buffer were made by Signature().
+  for (const BufferDecl& b : fn_->prim.buffers) {
+    if (b.name == name && b.decl_range == Rel(call)) {
+      if (!buffers_.count(name)) AddBufferSymbol(b);
       return;
     }
-    auto loops = loop_names_.find(name);
-    if (give_up_after_loop_ || loops == loop_names_.end() || non_loop_names_.count(name)) return;
-    check::LoopVarUse use;
-    use.kind = check::LoopVarUse::Kind::kAfterLoop;
-    use.name = name;
-    use.range = Rel(n);
-    use.loop_range = loops->second.back();
-    checks().Report(&check::Check::OnLoopVarUse, use);
   }
-
-  // Names the body binds other than as loop targets (parameters, assignments, `with ... as`,
-  // comprehensions, nested definitions, buffers): a loop variable's name among them is not
-  // judged after its loop.
-  void CollectNonLoopNames() {
-    for (const PrimSignature::Param& p : fn_->prim.params) non_loop_names_.insert(p.name);
-    std::function<void(TSNode)> targets = [&](TSNode t) {
-      if (ts_node_is_null(t)) return;
-      if (Is(t, "identifier")) {
-        non_loop_names_.insert(std::string(TextOf(t, text_)));
-        return;
-      }
-      if (Is(t, "attribute") || Is(t, "subscript")) return;
-      for (TSNode c : NamedChildren(t)) targets(c);
-    };
-    ForEachNode(Field(func_, "body"), [&](TSNode n) {
-      if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_in_clause")) {
-        targets(Field(n, "left"));
-      } else if (Is(n, "with_item")) {
-        targets(Field(n, "alias"));
-      } else if (Is(n, "named_expression")) {
-        targets(Field(n, "name"));
-      } else if (Is(n, "function_definition") || Is(n, "lambda") || Is(n, "class_definition") ||
-                 Is(n, "global_statement") || Is(n, "nonlocal_statement") || Is(n, "import_statement") ||
-                 Is(n, "import_from_statement") || Is(n, "as_pattern_target")) {
-        give_up_after_loop_ = true;
-      }
-      return true;
-    });
+  CallArgs args = ArgsOf(call, text_);
+  BufferDecl decl = MakeBuffer(target, call, args, *ctor);
+  AddBufferSymbol(decl);
+  // Any T.alloc_buffer / T.sblock_alloc_buffer, the root block's and the function's too: TVM's
+  // lowering moves and resizes them all (check::CompactedAccess).
+  if (ctor->origin == BufferDecl::Origin::kAllocBuffer) {
+    compacted_[name] = Allocation{static_cast<uint32_t>(ts_node_start_byte(call)), scopes_.size(), StorageRank(decl.scope)};
   }
+}
 
-  static constexpr int64_t kEnumerationLimit = 4096;
-  std::vector<Frame> frames_;
-  arith::IterSpace space_;                              // loop variables in scope (internal names)
-  std::map<std::string, std::string> display_;          // internal name -> as written
-  std::map<std::string, TextRange> headers_;            // internal name -> loop header
-  int renames_ = 0;
-  std::map<std::string, std::vector<TextRange>> loop_names_;  // loop targets seen, their headers
-  std::set<std::string> non_loop_names_;
-  bool give_up_after_loop_ = false;
-  size_t block_level_ = 0;  // blocks with iterators around the walk
-  int binding_depth_ = 0;   // inside bindings and T.where
-  int match_depth_ = 0;     // inside T.match_buffer's arguments
-  std::vector<RegionFrame> regions_;
-  std::vector<Scope> scopes_;  // around the walk, outermost first
-  uint32_t scope_ids_ = 0;
-  std::map<std::string, Allocation> compacted_;  // by buffer name
-  std::vector<std::optional<arith::Expr>> iter_values_;  // DeclareAxis: the resolved bindings
+void PrimLowering::CheckAccess(TSNode sub, bool region_only) {
+  TSNode value = Field(sub, "value");
+  if (!Is(value, "identifier")) return;
+  std::string name(TextOf(value, text_));
+  auto it = buffer_decls_.find(name);
+  if (it == buffer_decls_.end()) return;
+  const BufferDecl& b = it->second;
+  // A[()] is a 0-d access; a single tuple index `A[(i, j)]` spreads.
+  std::vector<TSNode> indices = SubscriptIndices(sub);
+  for (TSNode i : indices) {
+    if (Is(i, "list_splat")) return;
+  }
+  // A[tuple(idx)] / A[idx_list]: Python spreads a tuple value into several indices.
+  if (indices.size() == 1 && Is(Unparen(indices[0]), "call")) {
+    std::string_view f = TextOf(Field(Unparen(indices[0]), "function"), text_);
+    if (f == "tuple" || f == "list") return;
+  }
+  if (!b.shape) return;
+  check::BufferAccess access;
+  access.buffer = &b;
+  access.name = name;
+  access.index_range = Rel(TextRange{ts_node_start_byte(indices.empty() ? sub : indices.front()),
+                                     ts_node_end_byte(indices.empty() ? sub : indices.back())});
+  auto alloc = compacted_.find(name);
+  std::shared_ptr<const WithinState> state;  // made for the first index that needs it
+  for (TSNode index : indices) {
+    check::BufferAccess::Index idx{Rel(index), IntValue(index, text_), std::string(TextOf(index, text_)), {}, {}};
+    if (!idx.value && !region_only && !Is(index, "slice")) {
+      if (std::optional<arith::Expr> e = Resolve(index)) {
+        idx.reach = ReachOf(*e);
+        if (idx.reach && alloc != compacted_.end()) {
+          if (!state) state = SnapshotForWithin(alloc->second);
+          idx.within = WithinOf(*e, state);
+        }
+      }
+    }
+    access.indices.push_back(std::move(idx));
+  }
+  if (alloc != compacted_.end() && !region_only) {
+    access.compacted = check::CompactedAccess{alloc->second.id, {}};
+    for (size_t i = alloc->second.depth; i < scopes_.size(); ++i) access.compacted->path.push_back(scopes_[i].id);
+  }
+  access.region = region_only;
+  // The current era (tirx) reads `A[0]` on a 3-D buffer as a region.
+  access.partial_allowed = aliases_.current;
+  checks().Report(&check::Check::OnBufferAccess, access);
+}
 
-  std::string_view text_;
-  const Aliases& aliases_;
-  FunctionModel* fn_;
-  uint32_t base_;
-  TSNode def_;
-  TSNode func_;
-  AnnotationContext ctx_;
-  std::map<std::string, int> buffers_;  // buffer name -> symbol
-  std::map<std::string, int> vars_;     // scalar and handle parameter name -> symbol
-  std::map<std::string, BufferDecl> buffer_decls_;
-  std::set<uint32_t> declared_calls_;
-  int region_depth_ = 0;
-  check::LazyChecks checks{fn_};  // the checks of this function (check/check.h)
-  BlockRegionTracker block_regions_{BlockRegionHooks{
-      text_, base_, &aliases_, [this](TSNode n) { return Resolve(n); },
-      [this](const arith::Expr& e) { return ReachOrPoint(e); },
-      [this](const std::string& name) { return MeansTheSameInRegion(name); },
-      [this](const check::BlockRegions& event) { checks().Report(&check::Check::OnBlockRegions, event); }}};
+}  // namespace tvmls::analysis::prim_lowering
 
- public:
-  void Finish() { checks.End(); }
-};
+namespace tvmls::analysis {
 
-}  // namespace
+using prim_lowering::PrimLowering;
 
 void LowerPrimSignature(TSNode def, std::string_view text, const Aliases& aliases,
                         FunctionModel* fn) {
