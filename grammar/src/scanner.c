@@ -508,6 +508,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
   lexer->mark_end(lexer);
 
   bool found_end_of_line = false;
+  bool dropped_levels = false;
   uint32_t indent = 0;
   int64_t first_comment_indent = -1;
   for (;;) {
@@ -568,6 +569,18 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
       s->indent_count--;
       lexer->result_symbol = DEDENT;
       return true;
+    }
+    // The parser expects no block to end here, yet the stack holds deeper levels: error
+    // recovery closed those blocks without their DEDENTs, or never opened them (the body under a
+    // broken `with R.` gets no INDENT). Drop them at a statement start: stale levels make the
+    // state differ from the old tree's at every later token, and tree-sitter then reuses nothing
+    // to the end of the file. The token returned below keeps the new state.
+    if (indent < current_indent(s) && !valid_symbols[DEDENT] && valid_symbols[STATEMENT_START] &&
+        !within_brackets && !error_recovery && first_comment_indent == -1) {
+      while (s->indent_count > 1 && current_indent(s) > indent) {
+        s->indent_count--;
+        dropped_levels = true;
+      }
     }
     if (valid_symbols[NEWLINE] && !error_recovery) {
       lexer->result_symbol = NEWLINE;
@@ -634,6 +647,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
           // layout tokens, so reuse resumes at the next boundary (2 ms).
           lexer->mark_end(lexer);
           int level = boundary_level(lexer);
+          if (level == 0 && dropped_levels) level = 1;
           for (; level > 0; level--) {
             enum TokenType token = (enum TokenType)(BOUNDARY1 + level - 1);
             if (valid_symbols[token]) {
