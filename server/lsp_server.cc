@@ -38,9 +38,8 @@ namespace {
 constexpr size_t kProgressBytes = 256 * 1024;
 // An incremental analysis of a large document that took at least this long has rebuilt much of
 // the tree or the models (error recovery can rebuild a third of a 100k-line file's tree on one
-// keystroke), so the memory it freed is handed back to the system once the server is idle
-// (server/memory_janitor.h) once the server is idle, or within kReleaseMaxWait while the user
-// keeps typing. An ordinary keystroke takes about 1 ms; what it frees (the last diagnostics'
+// keystroke), so the memory it freed is handed back to the system (server/memory_janitor.h) once
+// the server is idle, or within kReleaseMaxWait while the user keeps typing. An ordinary keystroke takes about 1 ms; what it frees (the last diagnostics'
 // text: megabytes at 100k lines) is handed back once idle.
 constexpr double kReleaseAfterMs = 50;
 // And after this many analyses of a large document, whatever they cost: the requests' answers

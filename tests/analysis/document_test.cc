@@ -18,6 +18,45 @@ using testing::ReadFileOrDie;
 
 std::string Sexp(const Document& doc) { return ToSexp(doc.Root()); }
 
+// The node ids of the top-level statements: a subtree tree-sitter reuses keeps its id.
+std::vector<const void*> TopLevelIds(const Document& doc) {
+  std::vector<const void*> out;
+  TSNode root = doc.Root();
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
+  return out;
+}
+
+// Applies `edit` and counts the top-level statements from index `first` on that kept their node.
+// The document must have `count` statements before and after, and parse as a fresh one does;
+// -1 (with a failure) when it does not.
+int ReusedAfterEdit(Document& doc, const ByteEdit& edit, size_t first, size_t count) {
+  std::vector<const void*> before = TopLevelIds(doc);
+  if (!doc.ApplyEdits(std::vector<ByteEdit>{edit}).ok) {
+    ADD_FAILURE() << "edit refused";
+    return -1;
+  }
+  std::vector<const void*> after = TopLevelIds(doc);
+  EXPECT_EQ(Sexp(doc), Sexp(Document(doc.Text())));
+  EXPECT_EQ(before.size(), count);
+  EXPECT_EQ(after.size(), count);
+  if (before.size() != count || after.size() != count) return -1;
+  int reused = 0;
+  for (size_t i = first; i < count; ++i) reused += after[i] == before[i] ? 1 : 0;
+  return reused;
+}
+
+// `n` modules of one Relax function each, as TVM's tests write them.
+std::string Modules(int n) {
+  std::string text;
+  for (int k = 0; k < n; ++k) {
+    text += "@I.ir_module\nclass M" + std::to_string(k) +
+            ":\n    @R.function\n    def main(x: R.Tensor((4,), \"float32\")):\n"
+            "        with R.dataflow():\n            gv = R.add(x, x)\n            R.output(gv)\n"
+            "        return gv\n\n\n";
+  }
+  return text;
+}
+
 TEST(Document, RenameChangesTextButNotStructure) {
   Document doc("def f(x):\n    return x\n");
   std::string before = Sexp(doc);
@@ -196,27 +235,13 @@ TEST(Document, EditAtTheEndOfABlockReusesTheStatementsAfterIt) {
     text += "@R.function\ndef f" + std::to_string(k) + "(x):\n    y = x\n    return y\n\n\n";
   }
   Document doc(text);
-  auto ids = [&] {
-    std::vector<const void*> out;
-    TSNode root = doc.Root();
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
-    return out;
-  };
   for (const char* typed : {"x", ""}) {
     SCOPED_TRACE(typed);
-    std::vector<const void*> before = ids();
-    ASSERT_EQ(before.size(), 60u);
-    size_t at = doc.Text().find("return y", doc.Text().find("def f20(")) + 8;
-    size_t end = doc.Text().find('\n', at);
-    ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{{static_cast<uint32_t>(at), static_cast<uint32_t>(end), typed}}).ok);
-    std::vector<const void*> after = ids();
-    ASSERT_EQ(after.size(), 60u);
-    int reused = 0;
-    for (size_t i = 22; i < 60; ++i) reused += after[i] == before[i] ? 1 : 0;
+    auto at = static_cast<uint32_t>(doc.Text().find("return y", doc.Text().find("def f20(")) + 8);
+    auto end = static_cast<uint32_t>(doc.Text().find('\n', at));
     // f22..f59 (38): 28 keep their identity (measured); the rest are rebuilt with the chain
     // nodes around the edit's reach.
-    EXPECT_GE(reused, 28);
-    EXPECT_EQ(Sexp(doc), Sexp(Document(doc.Text())));
+    EXPECT_GE(ReusedAfterEdit(doc, ByteEdit{at, end, typed}, 22, 60), 28);
   }
 }
 
@@ -227,33 +252,12 @@ TEST(Document, EditAtTheEndOfABlockReusesTheStatementsAfterIt) {
 // states differed at every later statement, and nothing after the edit was reused (measured: 0
 // of 178 classes for the new line, `gv = R` and `x = (`; 163 with the boundaries where they are).
 TEST(Document, TypingAtTheEndOfAClassReusesTheClassesAfterIt) {
-  std::string text;
-  for (int k = 0; k < 200; ++k) {
-    text += "@I.ir_module\nclass M" + std::to_string(k) +
-            ":\n    @R.function\n    def main(x: R.Tensor((4,), \"float32\")):\n"
-            "        with R.dataflow():\n            gv = R.add(x, x)\n            R.output(gv)\n"
-            "        return gv\n\n\n";
-  }
-  Document doc(text);
-  auto ids = [&] {
-    std::vector<const void*> out;
-    TSNode root = doc.Root();
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
-    return out;
-  };
+  Document doc(Modules(200));
   auto at = static_cast<uint32_t>(doc.Text().find("return gv", doc.Text().find("class M20:")) + 9);
   for (std::string typed : {"\n", "\n        gv = R", "\n        x = ("}) {
     for (ByteEdit edit : {ByteEdit{at, at, typed}, ByteEdit{at, at + static_cast<uint32_t>(typed.size()), ""}}) {
       SCOPED_TRACE((edit.new_text.empty() ? "undo of " : "") + typed);
-      std::vector<const void*> before = ids();
-      ASSERT_EQ(before.size(), 200u);
-      ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{edit}).ok);
-      std::vector<const void*> after = ids();
-      ASSERT_EQ(after.size(), 200u);
-      int reused = 0;
-      for (size_t i = 22; i < 200; ++i) reused += after[i] == before[i] ? 1 : 0;
-      EXPECT_GE(reused, 150) << "of 178";
-      EXPECT_EQ(Sexp(doc), Sexp(Document(doc.Text())));
+      EXPECT_GE(ReusedAfterEdit(doc, edit, 22, 200), 150) << "of 178";
     }
   }
 }
@@ -265,33 +269,12 @@ TEST(Document, TypingAtTheEndOfAClassReusesTheClassesAfterIt) {
 // apart into 379 statements). The scanner now drops levels the parser does not expect to close
 // at a statement start.
 TEST(Document, ABrokenWithStatementReusesTheClassesAfterIt) {
-  std::string text;
-  for (int k = 0; k < 200; ++k) {
-    text += "@I.ir_module\nclass M" + std::to_string(k) +
-            ":\n    @R.function\n    def main(x: R.Tensor((4,), \"float32\")):\n"
-            "        with R.dataflow():\n            gv = R.add(x, x)\n            R.output(gv)\n"
-            "        return gv\n\n\n";
-  }
-  Document doc(text);
-  auto ids = [&] {
-    std::vector<const void*> out;
-    TSNode root = doc.Root();
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
-    return out;
-  };
+  Document doc(Modules(200));
   auto at = static_cast<uint32_t>(doc.Text().find("with R.", doc.Text().find("class M20:")) + 7);
   for (std::string typed : {"\"", "#"}) {
     for (ByteEdit edit : {ByteEdit{at, at, typed}, ByteEdit{at, at + 1, ""}}) {
       SCOPED_TRACE((edit.new_text.empty() ? "undo of " : "") + typed);
-      std::vector<const void*> before = ids();
-      ASSERT_EQ(before.size(), 200u);
-      ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{edit}).ok);
-      std::vector<const void*> after = ids();
-      ASSERT_EQ(after.size(), 200u);
-      int reused = 0;
-      for (size_t i = 22; i < 200; ++i) reused += after[i] == before[i] ? 1 : 0;
-      EXPECT_GE(reused, 150) << "of 178";
-      EXPECT_EQ(Sexp(doc), Sexp(Document(doc.Text())));
+      EXPECT_GE(ReusedAfterEdit(doc, edit, 22, 200), 150) << "of 178";
     }
   }
 }
@@ -307,23 +290,10 @@ TEST(Document, AnUnclosedQuoteReusesTheStatementsAfterIt) {
     text += "@R.function\ndef f" + std::to_string(k) + "(x):\n    y = R.add(x, x)\n    return y\n\n\n";
   }
   Document doc(text);
-  auto ids = [&] {
-    std::vector<const void*> out;
-    TSNode root = doc.Root();
-    for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) out.push_back(ts_node_named_child(root, i).id);
-    return out;
-  };
   uint32_t at = static_cast<uint32_t>(doc.Text().find("R.add(x, x)", doc.Text().find("def f20(")) + 9);
   for (ByteEdit edit : {ByteEdit{at, at, "\""}, ByteEdit{at, at + 1, ""}}) {
     SCOPED_TRACE(edit.new_text.empty() ? "undo" : "quote");
-    std::vector<const void*> before = ids();
-    ASSERT_EQ(before.size(), 60u);
-    ASSERT_TRUE(doc.ApplyEdits(std::vector<ByteEdit>{edit}).ok);
-    std::vector<const void*> after = ids();
-    ASSERT_EQ(after.size(), 60u);
-    int reused = 0;
-    for (size_t i = 22; i < 60; ++i) reused += after[i] == before[i] ? 1 : 0;
-    EXPECT_GE(reused, 28) << "of 38";
+    EXPECT_GE(ReusedAfterEdit(doc, edit, 22, 60), 28) << "of 38";
   }
 }
 

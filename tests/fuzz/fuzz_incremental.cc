@@ -182,43 +182,30 @@ void CompareBatch(const Document& doc, const Analyzer& incremental) {
   CheckSame(ReportOf(incremental), FreshReport(doc), "fresh on the same tree");
 }
 
-// Whether two trees are the same node for node: symbol, byte range and MISSING flag of every node,
-// anonymous ones included. ToSexp shows only named nodes: an ERROR that takes in a `=` in one
-// tree and not in the other prints alike, and the syntax errors reported from them differ
+// Moves `c` to the next node in preorder; false after the last.
+bool NextInPreorder(TSTreeCursor* c) {
+  if (ts_tree_cursor_goto_first_child(c)) return true;
+  do {
+    if (ts_tree_cursor_goto_next_sibling(c)) return true;
+  } while (ts_tree_cursor_goto_parent(c));
+  return false;
+}
+
+// Whether two trees are the same node for node: symbol, byte range, child count and MISSING flag
+// of every node in preorder (which with the child counts fixes the shape), anonymous ones
+// included. ToSexp shows only named nodes: an ERROR that takes in a `=` in one tree and not in
+// the other prints alike, and the syntax errors reported from them differ
 // (tests/fuzz/regressions/incremental/error_takes_in_an_anonymous_token).
 bool SameTree(TSNode a, TSNode b) {
   TSTreeCursor ca = ts_tree_cursor_new(a), cb = ts_tree_cursor_new(b);
-  bool same = true;
-  for (;;) {
+  bool same = true, more = true;
+  while (same && more) {
     TSNode x = ts_tree_cursor_current_node(&ca), y = ts_tree_cursor_current_node(&cb);
-    if (ts_node_symbol(x) != ts_node_symbol(y) || ts_node_start_byte(x) != ts_node_start_byte(y) ||
-        ts_node_end_byte(x) != ts_node_end_byte(y) || ts_node_is_missing(x) != ts_node_is_missing(y)) {
-      same = false;
-      break;
-    }
-    bool down_a = ts_tree_cursor_goto_first_child(&ca), down_b = ts_tree_cursor_goto_first_child(&cb);
-    if (down_a != down_b) {
-      same = false;
-      break;
-    }
-    if (down_a) continue;
-    bool done = false;
-    for (;;) {
-      bool next_a = ts_tree_cursor_goto_next_sibling(&ca), next_b = ts_tree_cursor_goto_next_sibling(&cb);
-      if (next_a != next_b) {
-        same = false;
-        done = true;
-        break;
-      }
-      if (next_a) break;
-      bool up_a = ts_tree_cursor_goto_parent(&ca);
-      ts_tree_cursor_goto_parent(&cb);
-      if (!up_a) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    same = ts_node_symbol(x) == ts_node_symbol(y) && ts_node_start_byte(x) == ts_node_start_byte(y) &&
+           ts_node_end_byte(x) == ts_node_end_byte(y) && ts_node_child_count(x) == ts_node_child_count(y) &&
+           ts_node_is_missing(x) == ts_node_is_missing(y);
+    more = NextInPreorder(&ca);
+    same = same && more == NextInPreorder(&cb);
   }
   ts_tree_cursor_delete(&ca);
   ts_tree_cursor_delete(&cb);

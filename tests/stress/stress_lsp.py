@@ -165,6 +165,8 @@ class Client:
                     self.trim_ms.append(float(t.group(1)))
             else:
                 self.stderr_tail = (self.stderr_tail + [line])[-40:]
+        if self.log:
+            self.log.close()  # the server closed its stderr: the log is whole
 
     def _read(self):
         f = self.proc.stdout
