@@ -89,6 +89,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
     }
     todo.push_back(top);
   }
+  stats->statements_analyzed = static_cast<int>(todo.size());
   AnalyzeTops(todo, doc.Text(), base_ctx, options.threads, stats);
   for (const Slot& slot : order) {
     stats->functions += slot.top->functions;

@@ -88,7 +88,8 @@ TSNode StatementAt(TSNode root, uint32_t start, uint32_t end);
 // reuse the nodes after an edit (its external-scanner state check is conservative), and a
 // statement or function whose text is unchanged, that starts at the same column and parses
 // without errors, parses the same and is worth exactly what it was. (With errors it is not:
-// recovery depends on the context.) Re-keying moves an entry to the node that now holds its text.
+// recovery depends on the context, unless tree-sitter kept the statement's node itself: Kept in
+// analysis_scan.cc.) Re-keying moves an entry to the node that now holds its text.
 template <typename Entry>
 class NodeStore {
  public:
@@ -488,6 +489,10 @@ struct Analyzer::Impl {
   //    window touches to the first unchanged one after it) into `order`; statements found
   //    again keep their results, new ones are discovered and counted into the file's names.
   void Rescan(RunState* run, TSNode root, std::string_view text, bool whole, RunStats* stats);
+  //    Whether `slot`, an old statement not claimed in run `gen`, is `node` unchanged: the same
+  //    node (its key), start, end and text (compared only when the key is older than the last
+  //    run), and no edit touched it.
+  static bool Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen);
   //    The file's aliases: header comments, every statement's imports, the era setting.
   Aliases FileAliases(TSNode root, std::string_view text, Era era) const;
   //    Rescan, then resolve the aliases; a changed alias set starts discovery over (at most

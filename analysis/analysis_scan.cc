@@ -42,6 +42,18 @@ TSNode StatementAt(TSNode root, uint32_t start, uint32_t end) {
 
 }  // namespace analyzer_internal
 
+bool Analyzer::Impl::Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen) {
+  const Top& top = *slot.top;
+  if (top.key != node.id || slot.start != ts_node_start_byte(node) || slot.end != ts_node_end_byte(node) ||
+      slot.damaged || top.generation == gen) {
+    return false;
+  }
+  // A key set in the last run is a node of the tree `held` keeps alive: the same node is the same
+  // subtree, so the same text. An older key may be an address a new node reuses: then the same
+  // text parses the same only without errors (recovery depends on the context).
+  return top.generation + 1 == gen || (top.text == node_text && !ts_node_has_error(node));
+}
+
 void Analyzer::Impl::MapEdits(const Document& doc, RunState* run) {
   std::vector<EditSpan>& edits = run->edits;
   uint32_t& lo = run->lo;
@@ -137,12 +149,42 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
   std::vector<Slot> fresh;
   size_t stop = order.size();
   size_t next_old = first;
+  auto slot_of = [&](Top* top, TSNode child, uint32_t start, uint32_t end) {
+    Slot slot;
+    slot.top = top;
+    slot.start = start;
+    slot.end = end;
+    slot.clean = !ts_node_has_error(child);
+
+    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
+      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
+    }
+    return slot;
+  };
   for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
     TSNode child = ts_tree_cursor_current_node(&cursor);
     if (!IsStatementNode(child)) continue;
-    ++stats->statements_scanned;
     uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
     std::string_view child_text = TextOf(child, text);
+    if (whole && run->incremental) {
+      // Error recovery is not local, so every statement is looked at; but one whose node
+      // tree-sitter kept, at its old place and untouched by an edit, is that statement (`held`
+      // keeps the last tree alive: no new node has an old node's address): it is taken as it is,
+      // without the bookkeeping that lets other nodes claim it.
+      while (next_old < order.size() && order[next_old].start < start) ++next_old;
+      // The Tops are scattered over the heap: ask for the ones a few statements on.
+      if (next_old + 8 < order.size()) __builtin_prefetch(order[next_old + 8].top);
+      if (next_old < order.size() && Kept(order[next_old], child, child_text, run->gen)) {
+        mark_until(next_old, UINT32_MAX);
+        marked = std::max(marked, next_old + 1);
+        Top* top = order[next_old].top;
+        top->node = child;
+        top->generation = run->gen;
+        fresh.push_back(slot_of(top, child, start, end));
+        continue;
+      }
+    }
+    ++stats->statements_scanned;
     if (!whole && start > run->hi) {
       // The unchanged rest begins at an old statement that starts here and is this node.
       while (next_old < order.size() && order[next_old].start < start) ++next_old;
@@ -185,15 +227,7 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     top->node = child;
     top->generation = run->gen;
-    Slot slot;
-    slot.top = top;
-    slot.start = start;
-    slot.end = end;
-    slot.clean = clean;
-    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
-      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
-    }
-    fresh.push_back(slot);
+    fresh.push_back(slot_of(top, child, start, end));
   }
   ts_tree_cursor_delete(&cursor);
   if (first > stop) first = stop;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -51,12 +52,21 @@ namespace {
 void AppendRange(std::string* out, const analysis::Document& doc, analysis::TextRange range,
                  analysis::Encoding encoding) {
   analysis::Position b = doc.PositionOf(range.begin, encoding);
-  analysis::Position e = doc.PositionOf(range.end, encoding);
-  char buffer[160];
-  int n = std::snprintf(buffer, sizeof buffer,
-                        R"({"start":{"line":%u,"character":%u},"end":{"line":%u,"character":%u}})",
-                        b.line, b.column, e.line, e.column);
-  out->append(buffer, static_cast<size_t>(n));
+  analysis::Position e = range.end == range.begin ? b : doc.PositionOf(range.end, encoding);
+  auto number = [out](uint32_t value) {
+    char digits[16];
+    auto result = std::to_chars(digits, digits + sizeof digits, value);
+    out->append(digits, static_cast<size_t>(result.ptr - digits));
+  };
+  *out += R"({"start":{"line":)";
+  number(b.line);
+  *out += R"(,"character":)";
+  number(b.column);
+  *out += R"(},"end":{"line":)";
+  number(e.line);
+  *out += R"(,"character":)";
+  number(e.column);
+  *out += "}}";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@ namespace tvmls::server {
 using nlohmann::json;
 
 std::optional<analysis::Severity> Settings::SeverityOf(const analysis::Diagnostic& d) const {
+  if (severity.empty()) return d.severity;
   auto it = severity.find(d.code);
   if (it == severity.end()) return d.severity;
   return it->second;

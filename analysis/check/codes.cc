@@ -1,5 +1,7 @@
 #include "check/codes.h"
 
+#include <unordered_map>
+
 namespace tvmls::analysis {
 
 const std::vector<CodeInfo>& DiagnosticCodes() {
@@ -60,10 +62,14 @@ const std::vector<CodeInfo>& DiagnosticCodes() {
 }
 
 const CodeInfo* FindCode(std::string_view code) {
-  for (const CodeInfo& info : DiagnosticCodes()) {
-    if (code == info.code) return &info;
-  }
-  return nullptr;
+  // Asked once per diagnostic written (thousands per edit in a large file).
+  static const std::unordered_map<std::string_view, const CodeInfo*> by_code = [] {
+    std::unordered_map<std::string_view, const CodeInfo*> out;
+    for (const CodeInfo& info : DiagnosticCodes()) out.emplace(info.code, &info);
+    return out;
+  }();
+  auto it = by_code.find(code);
+  return it == by_code.end() ? nullptr : it->second;
 }
 
 }  // namespace tvmls::analysis

@@ -94,6 +94,10 @@ Position LineIndex::ToPosition(std::string_view text, uint32_t offset, Encoding 
   if (offset > text.size()) offset = static_cast<uint32_t>(text.size());
   uint32_t line = LineOf(offset);
   uint32_t end = std::min(offset, LineContentEnd(text, line));
+  // ASCII, as most lines of code are, counts one unit per byte in every encoding.
+  bool ascii = true;
+  for (size_t i = starts_[line]; i < end; ++i) ascii &= Byte(text, i) < 0x80;
+  if (ascii) return {line, end - starts_[line]};
   uint32_t column = 0;
   for (size_t i = starts_[line]; i < end;) {
     CodePoint cp = Measure(text, i, encoding);

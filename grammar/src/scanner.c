@@ -479,9 +479,10 @@ static bool starts_statement(TSLexer *lexer) {
 // of them with a NEWLINE the parser does not expect, so that error recovery stays inside the
 // broken statement instead of swallowing the following lines.
 static bool end_open_brackets(Scanner *s, TSLexer *lexer, const bool *valid_symbols, bool error_recovery) {
+  (void)valid_symbols;
   if (s->depth <= kMaxOpenTypes) {
     enum TokenType closer = (enum TokenType)s->open_types[s->depth - 1];
-    if (valid_symbols[closer] && !error_recovery) {
+    if (!error_recovery) {
       s->depth--;
       lexer->result_symbol = closer;
       return true;
