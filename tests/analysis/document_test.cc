@@ -381,7 +381,11 @@ TEST(Document, KnownRuntimeDivergencesOnBrokenText) {
   const Case cases[] = {
       {"(r[r4[,]\n", {9, 9, "["}, "reused subtree holds a MISSING token"},
       {" in'\ns =()\nreturn", {0, 0, "x"}, "node reused while two stack versions are alive"},
-      {"r(, \"f32\"){[s/p/\nclass\n(", {2, 2, ""}, "reused node broken down during recovery"},
+      // Was `r(, "f32"){[s/p/\nclass\n(`, which stopped diverging when the scanner began to
+      // close an open bracket before a statement line even where the parser cannot take the closer
+      // (scanner.c end_open_brackets); this one was found by a random search of short texts with
+      // the same characters. Its mechanism was not traced again.
+      {"{\"\nclass\n{l)f,s/p[", {1, 1, ""}, "reused node broken down during recovery"},
       {"if x:\n    pass\n  # odd comment\nelse:\n    pass\n", {0, 5, "with R.dataflow():\n"},
        "reused subtree starts with a keyword that a fresh parse turns into a name"},
   };
