@@ -1,15 +1,24 @@
 // Server answers (the analysis query and its JSON text): completion after `R.` and `T.` (the
-// biggest lists: every op and every T. name), hover. Numbers in bench/README.md.
+// biggest lists: every op and every T. name), hover; and a keystroke's server-side steps on any
+// file (BM_KeystrokeOnFile). Numbers in bench/README.md.
 // Run: build/bench/tvmls_bench --benchmark_filter=Answer
+//      TVMLS_BENCH_FILE=real_100k.py build/bench/tvmls_bench --benchmark_filter=KeystrokeOnFile
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
 #include "corpus.h"
+#include "lsp_convert.h"
 #include "lsp_features.h"
+#include "settings.h"
 #include "syntax/document.h"
 
 namespace tvmls::bench {
@@ -62,6 +71,72 @@ void BM_CompletionAnswerRelax(benchmark::State& state) { Complete(state, "R."); 
 void BM_CompletionAnswerTir(benchmark::State& state) { Complete(state, "T."); }
 void BM_CompletionAnswerBare(benchmark::State& state) { Complete(state, "l"); }
 
+double PercentileOf(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+}
+
+// One keystroke at a time (`x` typed inside a function body, then deleted) on the file named by
+// $TVMLS_BENCH_FILE, split into the steps the server takes before it can answer a pull: the
+// reparse (Document::ApplyEdits), the analysis (Analyzer::Run) and the diagnostics written as
+// JSON text (the loop of LspDocument::WriteDiagnostics). p50/p95 of each, in microseconds.
+void BM_KeystrokeOnFile(benchmark::State& state) {
+  const char* path = std::getenv("TVMLS_BENCH_FILE");
+  std::ifstream in(path != nullptr ? path : "");
+  if (!in) {
+    state.SkipWithError("set TVMLS_BENCH_FILE to a TVMScript file");
+    return;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  Document doc(text);
+  Analyzer analyzer;
+  analyzer.Run(doc);
+  server::Settings settings;
+  const std::string uri = "file:///bench.py", docs_base = "file:///README.md";
+  std::vector<size_t> sites = EditSites(text, 64);
+  std::vector<double> parse_us, run_us, json_us;
+  size_t bytes = 0, step = 0;
+  for (auto _ : state) {
+    size_t site = sites[(step / 2) % sites.size()];
+    auto at = static_cast<uint32_t>(site);
+    analysis::ByteEdit edit = step % 2 == 0 ? analysis::ByteEdit{at, at, "x"} : analysis::ByteEdit{at, at + 1, ""};
+    auto t0 = std::chrono::steady_clock::now();
+    doc.ApplyEdits(std::vector<analysis::ByteEdit>{edit});
+    auto t1 = std::chrono::steady_clock::now();
+    analyzer.Run(doc);
+    auto t2 = std::chrono::steady_clock::now();
+    std::string out = "[";
+    for (const analysis::Diagnostic* d : analyzer.Diagnostics()) {
+      std::optional<analysis::Severity> severity = settings.SeverityOf(*d);
+      if (!severity) continue;
+      if (out.size() > 1) out += ',';
+      server::AppendDiagnosticJson(&out, doc, *d, uri, analysis::Encoding::kUtf16, *severity, docs_base);
+    }
+    out += ']';
+    auto t3 = std::chrono::steady_clock::now();
+    bytes = out.size();
+    benchmark::DoNotOptimize(out.data());
+    auto us = [](auto a, auto b) { return std::chrono::duration<double, std::micro>(b - a).count(); };
+    parse_us.push_back(us(t0, t1));
+    run_us.push_back(us(t1, t2));
+    json_us.push_back(us(t2, t3));
+    ++step;
+  }
+  state.counters["reparse_p50_us"] = PercentileOf(parse_us, 0.5);
+  state.counters["reparse_p95_us"] = PercentileOf(parse_us, 0.95);
+  state.counters["run_p50_us"] = PercentileOf(run_us, 0.5);
+  state.counters["run_p95_us"] = PercentileOf(run_us, 0.95);
+  state.counters["json_p50_us"] = PercentileOf(json_us, 0.5);
+  state.counters["json_p95_us"] = PercentileOf(json_us, 0.95);
+  state.counters["diagnostics"] = static_cast<double>(analyzer.Diagnostics().size());
+  state.counters["json_bytes"] = static_cast<double>(bytes);
+  state.counters["statements"] = analyzer.Stats().statements;
+}
+
+BENCHMARK(BM_KeystrokeOnFile)->Iterations(128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CompletionAnswerRelax)->Arg(2000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CompletionAnswerTir)->Arg(2000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CompletionAnswerBare)->Arg(2000)->Unit(benchmark::kMicrosecond);
