@@ -177,10 +177,12 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
       if (next_old < order.size() && Kept(order[next_old], child, child_text, run->gen)) {
         mark_until(next_old, UINT32_MAX);
         marked = std::max(marked, next_old + 1);
-        Top* top = order[next_old].top;
-        top->node = child;
-        top->generation = run->gen;
-        fresh.push_back(slot_of(top, child, start, end));
+        // The same node: the same extent, errors and indentation (an edit in the indentation
+        // would have changed the node's padding, and tree-sitter would have built a new one).
+        Slot slot = order[next_old];
+        slot.top->node = child;
+        slot.top->generation = run->gen;
+        fresh.push_back(slot);
         continue;
       }
     }
