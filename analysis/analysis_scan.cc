@@ -198,7 +198,10 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     mark_until(order.size(), end);
     Top* top = tops.Find(child.id);
-    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text)) {
+    // A key older than the last run may be an address a new node reuses: the same text then
+    // parses the same only without errors (a made-up closer's place depends on the next line).
+    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text ||
+                           (top->generation + 1 != run->gen && ts_node_has_error(child)))) {
       tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
       top = nullptr;
     }

@@ -168,8 +168,12 @@ std::vector<SyntaxError> CollectSyntaxErrors(TSNode root, std::string_view text,
       // Moved back over comments, but never before the bracketed node it closes: where the
       // parser and the text's comment rule disagree (a NUL byte ends a comment for the parser),
       // the walk back could leave the statement, even the function, that holds the error.
-      // (The cursor's parent: ts_node_parent of a zero-width node can be a neighbour.)
-      uint32_t floor = ancestors.empty() ? 0 : ancestors.back();
+      // (The cursor's parent: ts_node_parent of a zero-width node can be a neighbour.) A closer
+      // that is itself the node collected (a loose token under a root ERROR, which the analysis
+      // takes as a statement of its own) stays where it is: a statement's errors lie inside it,
+      // and the text before it may change while it is kept (found by an incremental fuzzer run:
+      // `regressions/incremental/loose_closer_after_inserted_comment`).
+      uint32_t floor = ancestors.empty() ? ts_node_start_byte(root) : ancestors.back();
       uint32_t at = std::max(floor, BeforeTrailingComments(text, ts_node_start_byte(node)));
       errors.push_back({{at, at}, std::string("missing `") + ts_node_type(node) + "`"});
     } else if (std::strcmp(ts_node_type(node), "block") == 0 && ts_node_named_child_count(node) == 0 &&
