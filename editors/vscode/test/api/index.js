@@ -128,6 +128,14 @@ exports.run = async function run() {
     step('server.path reset: running again on the bundled binary', /server\/linux-x64\/tvmls$/.test(api.state().command), api.state());
 
     // Bad input 3: the server killed mid-session is reported and restarted automatically.
+    // Mid-session: the client reports `running` when the server has answered `initialize`, before
+    // its start has finished; a kill in between is the start-up case (handled by
+    // restartAfterStart), and under load it raced this step. A hover answered means the start is
+    // over and the document is open.
+    await waitFor('a hover answered before the kill', async () => {
+      const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', dump.uri, lvPos);
+      return h.length > 0;
+    }, 15000);
     const pid1 = api.state().pid;
     const seen3 = api.notifications.length;
     process.kill(pid1, 'SIGKILL');
