@@ -12,7 +12,8 @@ and runs lspbench (one fresh server per run, the servers' runs interleaved) for
   pyright                       on the real file (--pyright: its pyright-langserver), with a
                                 --pyright-timeout per response; at 100k lines it is very slow
 Each run: open -> first diagnostics; --edits edits (`x` after the first identifier of an
-indented line, inserted then removed, each waiting for its diagnostics); --hovers hovers;
+indented line, inserted then removed, each waiting for its diagnostics; for tvmls, which pushes
+only changed diagnostics, by pull with typing.py's `ident` workload); --hovers hovers;
 --completions completions after '.'. Percentiles are lspbench's pooled nearest-rank ones.
 
   bench/lsp/issue14.py --tvmls build/tvmls --pyright /tmp/pyright/node_modules/.bin/pyright-langserver
@@ -71,18 +72,42 @@ def lspbench(out, label, file, cmd, args, extra, timeout):
         return None
 
 
+def typing_edits(out, label, file, tvmls, edits, timeout):
+    """tvmls's edit -> diagnostics by pull: typing.py's `ident` workload (lspbench's edit, `x`
+    after the first identifier of an indented line, inserted then removed) on `edits` // 2
+    places. lspbench waits for a publishDiagnostics after every edit, and tvmls pushes only when
+    the diagnostics change, so lspbench's own edits would wait out its timeout. Returns the
+    pooled p50/p95/max of the edits, or None."""
+    report = out / "reports" / f"{label}_typing.json"
+    argv = [sys.executable, str(HERE / "typing.py"), "--file", str(file), "--tvmls", str(tvmls),
+            "--workloads", "ident", "--sites", str(max(1, edits // 2)), "--timeout", str(timeout),
+            "--json-out", str(report)]
+    log(f"  {label} (edits by pull, typing.py)")
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with open(report) as fh:
+            samples = [x["ms"] for x in json.load(fh)["samples"] if x["workload"] == "ident"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if not samples:
+        return None
+    v = sorted(samples)
+    rank = lambda p: v[max(0, min(len(v) - 1, -(-p * len(v) // 100) - 1))]
+    return {"p50": rank(50), "p95": rank(95), "max": v[-1], "count": len(v)}
+
+
 def cell(v, digits=2):
     if v is None:
         return "–"
     return f"{v:,.{digits}f}" if v < 100 else f"{v:,.0f}"
 
 
-def row(name, size, rep):
+def row(name, size, rep, pulled=None):
     if rep is None or not rep.get("runs"):
         return f"| {name} | {size // 1000}k | no report | | | | |"
     s = rep["summary"]
     e = s.get("edit_to_diag_ms") or {}
-    ep = e.get("pooled") or {}
+    ep = pulled or e.get("pooled") or {}
     h = (s.get("hover_ms") or {}).get("pooled") or {}
     c = (s.get("completion_ms") or {}).get("pooled") or {}
     errors = sum(len(r.get("errors", [])) for r in rep["runs"])
@@ -122,8 +147,10 @@ def main():
         log(f"{size} lines")
         files = build_inputs(out, size, args.tvm_tests)
         for run in range(args.runs):
-            plan = [("tvmls real", files["real"], [str(tvmls), "serve"], tvmls_opts, 60),
-                    ("tvmls generated", files["generated"], [str(tvmls), "serve"], tvmls_opts, 60)]
+            # tvmls's edits are measured by pull (typing_edits): lspbench runs it without edits.
+            no_edits = ["--edits", "0"]
+            plan = [("tvmls real", files["real"], [str(tvmls), "serve"], tvmls_opts + no_edits, 60),
+                    ("tvmls generated", files["generated"], [str(tvmls), "serve"], tvmls_opts + no_edits, 60)]
             if peer:
                 plan.append(("mlir-lsp-server 19", files["mlir"], [peer],
                              ["--edit-mode", "eol", "--edit-text", " "], 60))
@@ -133,7 +160,8 @@ def main():
             for name, file, cmd, extra, timeout in plan:
                 label = f"{name.replace(' ', '_')}_{size}_{run}"
                 rep = lspbench(out, label, file, cmd, args, extra, timeout)
-                lines.append(row(name, size, rep))
+                pulled = typing_edits(out, label, file, tvmls, args.edits, timeout) if name.startswith("tvmls") else None
+                lines.append(row(name, size, rep, pulled))
     table = "\n".join(lines)
     (out / "table.md").write_text(table + "\n")
     print(table)
