@@ -489,9 +489,12 @@ struct Analyzer::Impl {
   //    window touches to the first unchanged one after it) into `order`; statements found
   //    again keep their results, new ones are discovered and counted into the file's names.
   void Rescan(RunState* run, TSNode root, std::string_view text, bool whole, RunStats* stats);
+  //    Whether `node`, found at `top`'s key in run `gen`, is still the statement `top` was made
+  //    for: its key is from the last run (a node of the tree still held), or older with the same
+  //    text and no errors.
+  static bool KeyHolds(const Top& top, TSNode node, std::string_view node_text, uint64_t gen);
   //    Whether `slot`, an old statement not claimed in run `gen`, is `node` unchanged: the same
-  //    node (its key), start, end and text (compared only when the key is older than the last
-  //    run), and no edit touched it.
+  //    node (its key, and KeyHolds), start and end, and no edit touched it.
   static bool Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen);
   //    The file's aliases: header comments, every statement's imports, the era setting.
   Aliases FileAliases(TSNode root, std::string_view text, Era era) const;

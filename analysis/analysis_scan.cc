@@ -42,16 +42,18 @@ TSNode StatementAt(TSNode root, uint32_t start, uint32_t end) {
 
 }  // namespace analyzer_internal
 
-bool Analyzer::Impl::Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen) {
-  const Top& top = *slot.top;
-  if (top.key != node.id || slot.start != ts_node_start_byte(node) || slot.end != ts_node_end_byte(node) ||
-      slot.damaged || top.generation == gen) {
-    return false;
-  }
+bool Analyzer::Impl::KeyHolds(const Top& top, TSNode node, std::string_view node_text, uint64_t gen) {
   // A key set in the last run is a node of the tree `held` keeps alive: the same node is the same
   // subtree, so the same text. An older key may be an address a new node reuses: then the same
-  // text parses the same only without errors (recovery depends on the context).
+  // text parses the same only without errors (recovery depends on the context; a made-up
+  // closer's place depends on the next line).
   return top.generation + 1 == gen || (top.text == node_text && !ts_node_has_error(node));
+}
+
+bool Analyzer::Impl::Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen) {
+  const Top& top = *slot.top;
+  return top.key == node.id && slot.start == ts_node_start_byte(node) && slot.end == ts_node_end_byte(node) &&
+         !slot.damaged && top.generation != gen && KeyHolds(top, node, node_text, gen);
 }
 
 void Analyzer::Impl::MapEdits(const Document& doc, RunState* run) {
@@ -149,18 +151,6 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
   std::vector<Slot> fresh;
   size_t stop = order.size();
   size_t next_old = first;
-  auto slot_of = [&](Top* top, TSNode child, uint32_t start, uint32_t end) {
-    Slot slot;
-    slot.top = top;
-    slot.start = start;
-    slot.end = end;
-    slot.clean = !ts_node_has_error(child);
-
-    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
-      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
-    }
-    return slot;
-  };
   for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
     TSNode child = ts_tree_cursor_current_node(&cursor);
     if (!IsStatementNode(child)) continue;
@@ -198,10 +188,8 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     mark_until(order.size(), end);
     Top* top = tops.Find(child.id);
-    // A key older than the last run may be an address a new node reuses: the same text then
-    // parses the same only without errors (a made-up closer's place depends on the next line).
     if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text ||
-                           (top->generation + 1 != run->gen && ts_node_has_error(child)))) {
+                           !KeyHolds(*top, child, child_text, run->gen))) {
       tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
       top = nullptr;
     }
@@ -232,7 +220,15 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     top->node = child;
     top->generation = run->gen;
-    fresh.push_back(slot_of(top, child, start, end));
+    Slot slot;
+    slot.top = top;
+    slot.start = start;
+    slot.end = end;
+    slot.clean = clean;
+    if (ts_node_is_named(child) && !ts_node_is_missing(child)) {
+      slot.indent = static_cast<int32_t>(IndentationAt(text, start));
+    }
+    fresh.push_back(slot);
   }
   ts_tree_cursor_delete(&cursor);
   if (first > stop) first = stop;

@@ -18,13 +18,6 @@ using analysis::Analyzer;
 using analysis::ByteEdit;
 using analysis::Document;
 
-double Percentile(std::vector<double> samples, double q) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  size_t index = static_cast<size_t>(q * static_cast<double>(samples.size() - 1));
-  return samples[index];
-}
-
 double Lines(const std::string& text) { return static_cast<double>(std::count(text.begin(), text.end(), '\n')); }
 
 // Semantic analysis of a parsed file with a fresh analyzer (no reuse). lines/s as a counter.

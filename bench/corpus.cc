@@ -20,12 +20,7 @@ std::vector<std::string> LoadExamples() {
   }
   std::sort(paths.begin(), paths.end());
   std::vector<std::string> texts;
-  for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    texts.push_back(buffer.str());
-  }
+  for (const auto& path : paths) texts.push_back(ReadFileText(path.string()));
   if (texts.empty()) throw std::runtime_error("no examples found under " TVMLS_SOURCE_DIR "/examples");
   return texts;
 }
@@ -75,6 +70,19 @@ std::vector<size_t> EditSites(const std::string& text, size_t count) {
     }
   }
   return sites;
+}
+
+double Percentile(std::vector<double> samples, double q) {
+  if (samples.empty()) return 0;
+  std::sort(samples.begin(), samples.end());
+  return samples[static_cast<size_t>(q * static_cast<double>(samples.size() - 1) + 0.5)];
+}
+
+std::string ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
 }
 
 }  // namespace tvmls::bench

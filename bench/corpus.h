@@ -16,6 +16,12 @@ std::string MakeCorpus(size_t lines);
 /// through `text`: where the edit benchmarks type.
 std::vector<size_t> EditSites(const std::string& text, size_t count);
 
+/// The sample at rank `q` (0..1) of `samples`, rounded to the nearest rank; 0 when empty.
+double Percentile(std::vector<double> samples, double q);
+
+/// The bytes of the file at `path`; empty when it cannot be read.
+std::string ReadFileText(const std::string& path);
+
 }  // namespace tvmls::bench
 
 #endif  // TVMLS_BENCH_CORPUS_H_

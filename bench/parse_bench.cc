@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,13 +20,6 @@ namespace {
 
 using analysis::ByteEdit;
 using analysis::Document;
-
-double Percentile(std::vector<double> samples, double p) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  size_t index = static_cast<size_t>(p * static_cast<double>(samples.size() - 1) + 0.5);
-  return samples[index];
-}
 
 // Full parse from scratch.
 void BM_FullParse(benchmark::State& state) {
@@ -85,10 +76,7 @@ void BM_ParseCorpusDirectory(benchmark::State& state) {
   size_t bytes = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (entry.path().extension() != ".py") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    texts.push_back(buffer.str());
+    texts.push_back(ReadFileText(entry.path().string()));
     bytes += texts.back().size();
   }
   for (auto _ : state) {

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,26 +69,17 @@ void BM_CompletionAnswerRelax(benchmark::State& state) { Complete(state, "R."); 
 void BM_CompletionAnswerTir(benchmark::State& state) { Complete(state, "T."); }
 void BM_CompletionAnswerBare(benchmark::State& state) { Complete(state, "l"); }
 
-double PercentileOf(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
 // One keystroke at a time (`x` typed inside a function body, then deleted) on the file named by
 // $TVMLS_BENCH_FILE, split into the steps the server takes before it can answer a pull: the
 // reparse (Document::ApplyEdits), the analysis (Analyzer::Run) and the diagnostics written as
 // JSON text (the loop of LspDocument::WriteDiagnostics). p50/p95 of each, in microseconds.
 void BM_KeystrokeOnFile(benchmark::State& state) {
   const char* path = std::getenv("TVMLS_BENCH_FILE");
-  std::ifstream in(path != nullptr ? path : "");
-  if (!in) {
-    state.SkipWithError("set TVMLS_BENCH_FILE to a TVMScript file");
+  std::string text = path != nullptr ? ReadFileText(path) : "";
+  if (text.empty()) {
+    state.SkipWithError("set TVMLS_BENCH_FILE to a readable TVMScript file");
     return;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
   Document doc(text);
   Analyzer analyzer;
   analyzer.Run(doc);
@@ -125,12 +114,12 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
     json_us.push_back(us(t2, t3));
     ++step;
   }
-  state.counters["reparse_p50_us"] = PercentileOf(parse_us, 0.5);
-  state.counters["reparse_p95_us"] = PercentileOf(parse_us, 0.95);
-  state.counters["run_p50_us"] = PercentileOf(run_us, 0.5);
-  state.counters["run_p95_us"] = PercentileOf(run_us, 0.95);
-  state.counters["json_p50_us"] = PercentileOf(json_us, 0.5);
-  state.counters["json_p95_us"] = PercentileOf(json_us, 0.95);
+  state.counters["reparse_p50_us"] = Percentile(parse_us, 0.5);
+  state.counters["reparse_p95_us"] = Percentile(parse_us, 0.95);
+  state.counters["run_p50_us"] = Percentile(run_us, 0.5);
+  state.counters["run_p95_us"] = Percentile(run_us, 0.95);
+  state.counters["json_p50_us"] = Percentile(json_us, 0.5);
+  state.counters["json_p95_us"] = Percentile(json_us, 0.95);
   state.counters["diagnostics"] = static_cast<double>(analyzer.Diagnostics().size());
   state.counters["json_bytes"] = static_cast<double>(bytes);
   state.counters["statements"] = analyzer.Stats().statements;

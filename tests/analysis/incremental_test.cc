@@ -422,9 +422,8 @@ TEST(Incremental, TypingAtTheEndOfAFunctionScansTwoStatements) {
 
 // Issue 14: with a syntax error anywhere in the file every top-level statement was looked at again
 // on every keystroke (error recovery is not local), 5,380 statements at 100k real lines, and the
-// statements with errors, which tree-sitter rebuilds on every reparse, were lowered again. Now a
-// statement whose node tree-sitter kept is taken as it is, and one with errors keeps its results
-// when its new tree has the same shape.
+// statements with errors were analysed again. Now a statement whose node tree-sitter kept is
+// taken as it is (Kept in analysis_scan.cc).
 TEST(Incremental, ASyntaxErrorElsewhereCostsNoRescanOfEveryStatement) {
   std::string text = ManyFunctions(60);
   // Two broken functions (a missing comma in a call, a parameter list left open by a stray `(`)
