@@ -42,6 +42,7 @@
 (require 'cl-lib)
 (require 'python)
 (require 'eglot)
+(require 'seq)
 
 (defgroup tvmls nil
   "TVMScript support through the tvmls language server."
@@ -296,9 +297,13 @@ A python-mode entry added after tvmls was loaded would serve
   (let ((buffer (ignore-errors (jsonrpc-stderr-buffer server))))
     (when (buffer-live-p buffer)
       (with-current-buffer buffer
-        (let ((lines (split-string (buffer-substring-no-properties
-                                    (max (point-min) (- (point-max) 2000)) (point-max))
-                                   "\n" t "[ \t\r]+")))
+        ;; Emacs appends "Process ... stderr finished" to the buffer when the process's stderr
+        ;; closes, sometimes before this runs: that line is Emacs's, not the server's.
+        (let ((lines (seq-remove
+                      (lambda (line) (string-match-p "\\`Process .* finished\\'" line))
+                      (split-string (buffer-substring-no-properties
+                                     (max (point-min) (- (point-max) 2000)) (point-max))
+                                    "\n" t "[ \t\r]+"))))
           (when lines
             (string-join (last lines 3) " / ")))))))
 
