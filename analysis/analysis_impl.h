@@ -275,6 +275,7 @@ struct Analyzer::Impl {
   struct Top {
     const void* key = nullptr;  // in `tops`
     std::string text;  // the statement's text
+    TSSymbol symbol = 0;  // its node's symbol: the text of a zero-width closer, "", is any closer's
     uint32_t column = 0;
     bool clean = false;  // parsed without errors
     TSNode node;              // valid in the run `discovered` only
@@ -489,9 +490,12 @@ struct Analyzer::Impl {
   //    window touches to the first unchanged one after it) into `order`; statements found
   //    again keep their results, new ones are discovered and counted into the file's names.
   void Rescan(RunState* run, TSNode root, std::string_view text, bool whole, RunStats* stats);
+  //    Whether `node` has `top`'s text and symbol (SameStatement), the test for a statement
+  //    found again by text: a zero-width closer's text is "" whichever bracket it closes.
+  static bool SameStatement(const Top& top, TSNode node, std::string_view node_text);
   //    Whether `node`, found at `top`'s key in run `gen`, is still the statement `top` was made
   //    for: its key is from the last run (a node of the tree still held), or older with the same
-  //    text and no errors.
+  //    text and symbol and no errors.
   static bool KeyHolds(const Top& top, TSNode node, std::string_view node_text, uint64_t gen);
   //    Whether `slot`, an old statement not claimed in run `gen`, is `node` unchanged: the same
   //    node (its key, and KeyHolds), start and end, and no edit touched it.

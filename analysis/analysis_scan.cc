@@ -42,12 +42,16 @@ TSNode StatementAt(TSNode root, uint32_t start, uint32_t end) {
 
 }  // namespace analyzer_internal
 
+bool Analyzer::Impl::SameStatement(const Top& top, TSNode node, std::string_view node_text) {
+  return top.symbol == ts_node_symbol(node) && top.text == node_text;
+}
+
 bool Analyzer::Impl::KeyHolds(const Top& top, TSNode node, std::string_view node_text, uint64_t gen) {
   // A key set in the last run is a node of the tree `held` keeps alive: the same node is the same
   // subtree, so the same text. An older key may be an address a new node reuses: then the same
   // text parses the same only without errors (recovery depends on the context; a made-up
   // closer's place depends on the next line).
-  return top.generation + 1 == gen || (top.text == node_text && !ts_node_has_error(node));
+  return top.generation + 1 == gen || (SameStatement(top, node, node_text) && !ts_node_has_error(node));
 }
 
 bool Analyzer::Impl::Kept(const Slot& slot, TSNode node, std::string_view node_text, uint64_t gen) {
@@ -181,14 +185,14 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
       // The unchanged rest begins at an old statement that starts here and is this node.
       while (next_old < order.size() && order[next_old].start < start) ++next_old;
       if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
-          tops.Find(child.id) == order[next_old].top && order[next_old].top->text == child_text) {
+          tops.Find(child.id) == order[next_old].top && SameStatement(*order[next_old].top, child, child_text)) {
         stop = next_old;
         break;
       }
     }
     mark_until(order.size(), end);
     Top* top = tops.Find(child.id);
-    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || top->text != child_text ||
+    if (top != nullptr && (top->candidate != run->gen || top->generation == run->gen || !SameStatement(*top, child, child_text) ||
                            !KeyHolds(*top, child, child_text, run->gen))) {
       tops.MoveAside(child.id);  // a key left by a node that is gone, whose address was reused
       top = nullptr;
@@ -198,7 +202,8 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     if (top == nullptr && clean && marked > first) {
       // The same text as a statement of the last run: its results hold, at a new offset.
       top = tops.Rekey(child.id, child_text, [&](const Top& old) {
-        return old.candidate == run->gen && old.generation != run->gen && old.clean && old.column == column;
+        return old.candidate == run->gen && old.generation != run->gen && old.clean && old.column == column &&
+               old.symbol == ts_node_symbol(child);
       });
       if (top != nullptr) {
         Discovery found;
@@ -210,6 +215,7 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     if (top == nullptr) {
       top = &tops.Insert(child.id, child_text);
+      top->symbol = ts_node_symbol(child);
       top->clean = clean;
       top->column = column;
       Discover(child, text, aliases, &top->found);
