@@ -505,10 +505,15 @@ std::string CompletionAnswer(const QueryContext& ctx, analysis::Position positio
   if (!offset || model == nullptr) return kEmptyCompletion;
   analysis::CompletionResult r = analysis::CompleteAt(ctx.doc, *model, *offset);
   if (r.items.empty()) return kEmptyCompletion;
-  // Every item replaces the same range: its text once, copied into each textEdit.
+  // Every item replaces the same range: sent once in itemDefaults when the client takes that,
+  // else its text copied into each textEdit. insertTextFormat is left out where it is the
+  // default, PlainText.
   const std::string range = ctx.Range(r.replace).dump();
-  std::string out = R"({"isIncomplete":false,"items":[)";
-  out.reserve(r.items.size() * 320);
+  const bool shared_range = ctx.client.completion_edit_range_default;
+  std::string out = R"({"isIncomplete":false,)";
+  if (shared_range) out += R"("itemDefaults":{"editRange":)" + range + "},";
+  out += R"("items":[)";
+  out.reserve(r.items.size() * 280);
   std::string insert;
   bool first = true;
   for (const analysis::CompletionItem& c : r.items) {
@@ -536,11 +541,18 @@ std::string CompletionAnswer(const QueryContext& ctx, analysis::Position positio
       }
       insert += c.snippet_params.empty() ? "$0)" : ")";
     }
-    out += R"(,"textEdit":{"range":)";
-    out += range;
-    out += R"(,"newText":)";
-    protocol::AppendJsonString(&out, snippet ? std::string_view(insert) : std::string_view(c.label));
-    out += snippet ? R"(},"insertTextFormat":2)" : R"(},"insertTextFormat":1)";
+    if (!shared_range) {
+      out += R"(,"textEdit":{"range":)";
+      out += range;
+      out += R"(,"newText":)";
+      protocol::AppendJsonString(&out, snippet ? std::string_view(insert) : std::string_view(c.label));
+      out += '}';
+    } else if (snippet) {
+      // With the default edit range, the text inserted is textEditText, else the label.
+      out += R"(,"textEditText":)";
+      protocol::AppendJsonString(&out, insert);
+    }
+    if (snippet) out += R"(,"insertTextFormat":2)";
     if (c.deprecated && ctx.client.completion_deprecated_tag) out += R"(,"tags":[1])";
     out += '}';
   }

@@ -121,6 +121,10 @@ Negotiated Negotiate(const json& params) {
   n.client.pull_diagnostics = At(params, {"capabilities", "textDocument", "diagnostic"}).is_object();
   n.client.diagnostic_refresh =
       Flag(params, {"capabilities", "workspace", "diagnostics", "refreshSupport"});
+  const json& defaults =
+      At(params, {"capabilities", "textDocument", "completion", "completionList", "itemDefaults"});
+  n.client.completion_edit_range_default =
+      defaults.is_array() && std::find(defaults.begin(), defaults.end(), json("editRange")) != defaults.end();
   const json& tags = At(item, {"tagSupport", "valueSet"});
   n.client.completion_deprecated_tag =
       tags.is_array() && std::find(tags.begin(), tags.end(), json(1)) != tags.end();

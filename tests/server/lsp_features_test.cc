@@ -321,20 +321,33 @@ TEST(LspFeatures, SemanticTokensArePythonsOnlyWhenAsked) {
   EXPECT_FALSE((*r)["result"]["data"].empty()) << r->dump();
 }
 
-TEST(LspFeatures, CompletionAfterAnAliasWithSnippets) {
-  LspSession s(json{{"debounceMs", 0}},
-               {{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+// kModule with `line` typed above its `return gv`: the typed line is line 14 (0-based).
+std::string WithLineTyped(const std::string& line) {
   std::string text = kModule;
-  text.replace(text.find("        return gv\n"), 0, "        y = R.nn.con\n");
-  s.Open(kUri, text);
-  ASSERT_TRUE(s.Diagnostics(kUri));
+  text.replace(text.find("        return gv\n"), 0, line);
+  return text;
+}
+
+// The completion list `s` answers at the end of `y = R.nn.con` typed into kModule (line 14,
+// character 20; `con` is characters 17-20).
+json CompletionAfterNnCon(LspSession& s) {
+  s.Open(kUri, WithLineTyped("        y = R.nn.con\n"));
+  EXPECT_TRUE(s.Diagnostics(kUri));
   std::optional<json> r = s.Request("textDocument/completion", Params(14, 20));
-  ASSERT_TRUE(r);
+  EXPECT_TRUE(r);
+  return r ? (*r)["result"] : json();
+}
+
+json CompletionCapabilities(json completion) { return {{"textDocument", {{"completion", std::move(completion)}}}}; }
+
+TEST(LspFeatures, CompletionAfterAnAliasWithSnippets) {
+  LspSession s(json{{"debounceMs", 0}}, CompletionCapabilities({{"completionItem", {{"snippetSupport", true}}}}));
+  json list = CompletionAfterNnCon(s);
   const json* conv = nullptr;
-  for (const json& item : (*r)["result"]["items"]) {
+  for (const json& item : list["items"]) {
     if (item["label"] == "conv2d") conv = &item;
   }
-  ASSERT_NE(conv, nullptr) << r->dump();
+  ASSERT_NE(conv, nullptr) << list.dump();
   EXPECT_EQ((*conv)["insertTextFormat"], 2);
   EXPECT_EQ((*conv)["textEdit"]["newText"], "conv2d(${1:data}, ${2:weight})");
   EXPECT_EQ((*conv)["textEdit"]["range"]["start"]["character"], 17);  // `con` is replaced
@@ -342,21 +355,48 @@ TEST(LspFeatures, CompletionAfterAnAliasWithSnippets) {
 
   // Without snippet support: the plain name.
   LspSession plain;
-  plain.Open(kUri, text);
-  ASSERT_TRUE(plain.Diagnostics(kUri));
-  r = plain.Request("textDocument/completion", Params(14, 20));
-  ASSERT_TRUE(r);
-  for (const json& item : (*r)["result"]["items"]) {
-    EXPECT_EQ(item["insertTextFormat"], 1);
+  for (const json& item : CompletionAfterNnCon(plain)["items"]) {
+    EXPECT_FALSE(item.contains("insertTextFormat")) << item.dump();  // PlainText, the default
     EXPECT_EQ(item["textEdit"]["newText"], item["label"]);
+  }
+}
+
+// A client that takes completionList.itemDefaults gets the replaced range once; items carry no
+// textEdit, a snippet its text as textEditText, a plain one nothing (the label is inserted).
+TEST(LspFeatures, CompletionRangeSentOnceAsItemDefault) {
+  json defaults = {{"itemDefaults", {"commitCharacters", "editRange", "insertTextFormat"}}};
+  LspSession s(json{{"debounceMs", 0}},
+               CompletionCapabilities({{"completionItem", {{"snippetSupport", true}}}, {"completionList", defaults}}));
+  json list = CompletionAfterNnCon(s);
+  EXPECT_EQ(list["itemDefaults"]["editRange"]["start"]["character"], 17) << list.dump();
+  EXPECT_EQ(list["itemDefaults"]["editRange"]["end"]["character"], 20);
+  int snippets = 0;
+  for (const json& item : list["items"]) {
+    EXPECT_FALSE(item.contains("textEdit")) << item.dump();
+    if (item.contains("textEditText")) {
+      ++snippets;
+      EXPECT_EQ(item["insertTextFormat"], 2) << item.dump();
+    } else {
+      EXPECT_FALSE(item.contains("insertTextFormat")) << item.dump();
+    }
+    if (item["label"] == "conv2d") {
+      EXPECT_EQ(item["textEditText"], "conv2d(${1:data}, ${2:weight})");
+    }
+  }
+  EXPECT_GT(snippets, 0);
+  // Without snippet support nothing is left per item but what the list shows.
+  LspSession plain(json{{"debounceMs", 0}}, CompletionCapabilities({{"completionList", defaults}}));
+  list = CompletionAfterNnCon(plain);
+  EXPECT_TRUE(list.contains("itemDefaults"));
+  for (const json& item : list["items"]) {
+    EXPECT_FALSE(item.contains("textEdit") || item.contains("textEditText") || item.contains("insertTextFormat"))
+        << item.dump();
   }
 }
 
 TEST(LspFeatures, SignatureHelpInsideAnOperatorCall) {
   LspSession s;
-  std::string text = kModule;
-  text.replace(text.find("        return gv\n"), 0, "        y = R.nn.conv2d(x, x, strides=\n");
-  s.Open(kUri, text);
+  s.Open(kUri, WithLineTyped("        y = R.nn.conv2d(x, x, strides=\n"));
   ASSERT_TRUE(s.Diagnostics(kUri));
   std::optional<json> r = s.Request("textDocument/signatureHelp", Params(14, 38));
   ASSERT_TRUE(r);
@@ -383,7 +423,7 @@ TEST(LspFeatures, EveryRequestAnywhereGetsAnAnswer) {
   std::vector<std::string> files = ListFilesRecursive("tests/fixtures", ".py");
   for (const std::string& f : ExampleFiles()) files.push_back(f);
   LspSession s(json{{"debounceMs", 0}, {"semanticTokensForPython", true}},
-               {{"textDocument", {{"completion", {{"completionItem", {{"snippetSupport", true}}}}}}}});
+               CompletionCapabilities({{"completionItem", {{"snippetSupport", true}}}}));
   int requests = 0;
   for (const std::string& path : files) {
     std::string text = ReadFileOrDie(path);
