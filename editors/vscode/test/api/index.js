@@ -61,6 +61,18 @@ exports.run = async function run() {
     await setting('inlayHints.enable', undefined);
     const tokens = await vscode.commands.executeCommand('vscode.provideDocumentSemanticTokens', dump.uri);
     step('semantic tokens for the tvmscript dump', tokens && tokens.data.length > 0, tokens && tokens.data.length);
+    // Completion: vscode-languageclient takes completionList.itemDefaults, so the replaced range
+    // comes once for the list and a call's snippet as textEditText; VS Code must still put both
+    // on the item.
+    const at = dump.lineAt(36).text.indexOf('R.matmul(') + 'R.ma'.length;
+    const list = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', dump.uri, new vscode.Position(36, at));
+    const matmul = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'matmul');
+    const mrange = matmul && (matmul.range instanceof vscode.Range ? matmul.range : matmul.range && matmul.range.replacing);
+    const minsert = matmul && (typeof matmul.insertText === 'string' ? matmul.insertText : matmul.insertText && matmul.insertText.value);
+    step('completion after `R.ma`: matmul replaces `ma` with a call snippet',
+      mrange && mrange.start.line === 36 && mrange.start.character === at - 2 && mrange.end.character === at &&
+        matmul.insertText instanceof vscode.SnippetString && minsert.startsWith('matmul(${1:'),
+      matmul ? { range: mrange, insertText: minsert, items: list.items.length } : list.items.slice(0, 5).map((i) => i.label));
 
     // The quick fix through the code action provider, applied; the diagnostics go.
     // The settings toggled above make the server analyse again; a request it overtakes is
