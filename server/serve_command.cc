@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "query/completion.h"
 #include "lsp_server.h"
 #include "transport.h"
 
@@ -101,6 +102,13 @@ int RunServe(const ServeOptions& options, std::ostream& err) {
   // mapped and faulted in afresh on every edit.)
   mallopt(M_ARENA_MAX, 1);
 #endif
+  // Completion's lists after `R.`, `T.`, `I.` are built once per process: built here, beside the
+  // session's start, not on the first completion's path (at 100k lines the first `T.` of a
+  // session answered in 2.2 ms, the next ones in 0.7 ms).
+  struct Warmup {
+    std::thread thread{analysis::WarmNamespaceCompletions};
+    ~Warmup() { thread.join(); }
+  } warmup;
   protocol::Logger log = protocol::Logger::Stderr(options.log_level);
   if (!options.tcp) {
     try {

@@ -740,6 +740,19 @@ std::vector<CompletionItem> NamespaceItems(Dialect dialect, const Chain& chain, 
   return *built;
 }
 
+}  // namespace
+
+void WarmNamespaceCompletions() {
+  const std::pair<Dialect, const char*> heads[] = {{Dialect::kRelax, "R"}, {Dialect::kTir, "T"}, {Dialect::kIr, "I"}};
+  for (const auto& [dialect, head] : heads) {
+    Chain chain;
+    chain.parts = {head};
+    for (Era era : {Era{true, false}, Era{false, true}, Era{true, true}}) NamespaceItems(dialect, chain, era);
+  }
+}
+
+namespace {
+
 std::vector<CompletionItem> ModuleItems(const ModuleModel& module, const std::string& head, const Era& era) {
   std::vector<CompletionItem> items;
   for (const FunctionRef& f : module.functions) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "analysis.h"
@@ -402,6 +403,36 @@ TEST(Completion, EveryOffsetOfTheExamples) {
       }
     }
   }
+}
+
+// The lists a server builds ahead (WarmNamespaceCompletions, on its own thread) are the ones
+// completion gives, whether the warming runs before, during or after the completions.
+TEST(Completion, NamespaceListsWarmedOnAnotherThreadAreTheSame) {
+  const std::string text =
+      "from tvm.script import relax as R\nfrom tvm.script import tir as T\n\nx = R.\ny = T.\n";
+  Document doc(text);
+  Analyzer analyzer;
+  analyzer.Run(doc);
+  auto labels = [&](uint32_t offset) {
+    std::vector<std::string> out;
+    for (const CompletionItem& item : CompleteAt(doc, *analyzer.Model(), offset).items) {
+      out.push_back(item.label + " " + item.detail + " " + item.doc);
+    }
+    return out;
+  };
+  const uint32_t after_r = static_cast<uint32_t>(text.find("R.\n") + 2);
+  const uint32_t after_t = static_cast<uint32_t>(text.find("T.\n") + 2);
+  std::vector<std::string> r_before = labels(after_r), t_before = labels(after_t);
+  ASSERT_GT(r_before.size(), 100u);
+  ASSERT_GT(t_before.size(), 100u);
+  std::thread warm(WarmNamespaceCompletions);
+  std::vector<std::string> r_during = labels(after_r), t_during = labels(after_t);
+  warm.join();
+  WarmNamespaceCompletions();
+  EXPECT_EQ(r_during, r_before);
+  EXPECT_EQ(t_during, t_before);
+  EXPECT_EQ(labels(after_r), r_before);
+  EXPECT_EQ(labels(after_t), t_before);
 }
 
 }  // namespace
