@@ -176,14 +176,17 @@ void Analyzer::Impl::DropOrphans(uint64_t gen, size_t functions) {
       std::nth_element(aside.begin(), aside.begin() + static_cast<long>(excess - 1), aside.end(), older);
       evicted.insert(aside.begin(), aside.begin() + static_cast<long>(excess));
     }
-  } else if (gen % 16 != 0) {
-    return;
+  } else if (gen % 16 != 0 || limbo_floor >= oldest_kept) {
+    return;  // every 16 runs, and only when an entry may have expired
   }
+  uint64_t floor = UINT64_MAX;
   cache.EraseIf([&](const Cached& c) {
     bool expired = c.limbo != 0 && (c.limbo < oldest_kept || evicted.count(&c) != 0);
     if (expired) --in_limbo;
+    if (c.limbo != 0 && !expired) floor = std::min(floor, c.limbo);
     return expired;
   });
+  limbo_floor = floor;
 }
 
 void Analyzer::Run(const Document& doc) {
