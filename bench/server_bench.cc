@@ -99,11 +99,12 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
     analyzer.Run(doc);
     auto t2 = std::chrono::steady_clock::now();
     std::string out = "[";
+    uint32_t line_hint = 0;
     for (const analysis::Diagnostic* d : analyzer.Diagnostics()) {
       std::optional<analysis::Severity> severity = settings.SeverityOf(*d);
       if (!severity) continue;
       if (out.size() > 1) out += ',';
-      server::AppendDiagnosticJson(&out, doc, *d, uri, analysis::Encoding::kUtf16, *severity, docs_base);
+      server::AppendDiagnosticJson(&out, doc, *d, uri, analysis::Encoding::kUtf16, *severity, docs_base, &line_hint);
     }
     out += ']';
     auto t3 = std::chrono::steady_clock::now();

@@ -50,9 +50,10 @@ json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
 namespace {
 
 void AppendRange(std::string* out, const analysis::Document& doc, analysis::TextRange range,
-                 analysis::Encoding encoding) {
-  analysis::Position b = doc.PositionOf(range.begin, encoding);
-  analysis::Position e = range.end == range.begin ? b : doc.PositionOf(range.end, encoding);
+                 analysis::Encoding encoding, uint32_t* line_hint) {
+  analysis::Position b = doc.PositionOf(range.begin, encoding, line_hint);
+  uint32_t end_hint = b.line;  // the end is on or after the start's line
+  analysis::Position e = range.end == range.begin ? b : doc.PositionOf(range.end, encoding, &end_hint);
   auto number = [out](uint32_t value) {
     char digits[16];
     auto result = std::to_chars(digits, digits + sizeof digits, value);
@@ -74,9 +75,11 @@ void AppendRange(std::string* out, const analysis::Document& doc, analysis::Text
 void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,
-                          const std::string& docs_base) {
+                          const std::string& docs_base, uint32_t* line_hint) {
+  uint32_t no_hint = 0;
+  if (line_hint == nullptr) line_hint = &no_hint;
   *out += R"({"range":)";
-  AppendRange(out, doc, d.range, encoding);
+  AppendRange(out, doc, d.range, encoding, line_hint);
   *out += R"(,"severity":)";
   *out += static_cast<char>('0' + static_cast<int>(severity));
   *out += R"(,"source":"tvmls","message":)";
@@ -86,7 +89,12 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
     protocol::AppendJsonString(out, d.code);
     if (!docs_base.empty()) {
       *out += R"(,"codeDescription":{"href":)";
-      protocol::AppendJsonString(out, docs_base + "#" + d.code);
+      // docs_base + "#" + code as one JSON string, without building it first.
+      protocol::AppendJsonString(out, docs_base);
+      out->back() = '#';  // the closing quote
+      size_t quote = out->size();
+      protocol::AppendJsonString(out, d.code);
+      out->erase(quote, 1);  // the opening quote
       *out += '}';
     }
     if (const analysis::CodeInfo* info = analysis::FindCode(d.code)) {
@@ -105,7 +113,8 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
       *out += R"({"location":{"uri":)";
       protocol::AppendJsonString(out, uri);
       *out += R"(,"range":)";
-      AppendRange(out, doc, d.related[i].range, encoding);
+      uint32_t related_hint = 0;  // anywhere in the file
+      AppendRange(out, doc, d.related[i].range, encoding, &related_hint);
       *out += R"(},"message":)";
       protocol::AppendJsonString(out, d.related[i].message);
       *out += '}';

@@ -58,11 +58,13 @@ nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Dia
 
 /// The same diagnostic written as JSON text onto `out`, without a json tree: publishDiagnostics
 /// of thousands of diagnostics at every edit. The one writer of the shape (DiagnosticJson parses
-/// its output).
+/// its output). `line_hint`, when given, carries the line of the last diagnostic written from one
+/// call to the next (start it at 0): diagnostics written in order then find their lines in a
+/// few steps instead of a binary search over every line of the file.
 void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,
-                          const std::string& docs_base = "");
+                          const std::string& docs_base = "", uint32_t* line_hint = nullptr);
 
 /// Where the codes are documented: a file:// URI of README.md (its "Diagnostic codes" section has
 /// an anchor per code), looked for beside the running binary: `<bin>/../README.md` (the build

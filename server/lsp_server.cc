@@ -1006,12 +1006,13 @@ void LspDocument::WriteDiagnostics(const analysis::Document& text) {
   diagnostics.reserve(diagnostics_.size() + diagnostics_.size() / 16 + 256);
   diagnostic_count_ = 0;
   if (analyzer_->HasTvmScript()) {
+    uint32_t line_hint = 0;  // the diagnostics are in text order
     for (const analysis::Diagnostic* diagnostic : analyzer_->Diagnostics()) {
       std::optional<analysis::Severity> severity = settings_.SeverityOf(*diagnostic);
       if (!severity) continue;
       if (diagnostic_count_++ > 0) diagnostics += ',';
       AppendDiagnosticJson(&diagnostics, text, *diagnostic, uri_, encoding_, *severity,
-                           server_.docs_base);
+                           server_.docs_base, &line_hint);
     }
   }
   diagnostics += ']';

@@ -126,6 +126,10 @@ class Document {
   Position PositionOf(uint32_t offset, Encoding encoding) const {
     return lines_.ToPosition(text_, offset, encoding);
   }
+  /// The same, with a line hint (LineIndex::ToPosition): for offsets converted in order.
+  Position PositionOf(uint32_t offset, Encoding encoding, uint32_t* line_hint) const {
+    return lines_.ToPosition(text_, offset, encoding, line_hint);
+  }
 
  private:
   bool ApplyOne(const ByteEdit& edit, std::string* error);

@@ -90,9 +90,30 @@ uint32_t LineIndex::LineOf(uint32_t offset) const {
   return static_cast<uint32_t>(it - starts_.begin()) - 1;
 }
 
+uint32_t LineIndex::LineOf(uint32_t offset, uint32_t hint) const {
+  const size_t n = starts_.size();
+  if (hint >= n || starts_[hint] > offset) return LineOf(offset);
+  // Gallop forward from the hint: [lo, hi) holds the last start <= offset.
+  size_t lo = hint, hi = hint + 1, step = 1;
+  while (hi < n && starts_[hi] <= offset) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  hi = std::min(hi, n);
+  auto it = std::upper_bound(starts_.begin() + static_cast<long>(lo), starts_.begin() + static_cast<long>(hi), offset);
+  return static_cast<uint32_t>(it - starts_.begin()) - 1;
+}
+
 Position LineIndex::ToPosition(std::string_view text, uint32_t offset, Encoding encoding) const {
+  uint32_t hint = UINT32_MAX;
+  return ToPosition(text, offset, encoding, &hint);
+}
+
+Position LineIndex::ToPosition(std::string_view text, uint32_t offset, Encoding encoding, uint32_t* line_hint) const {
   if (offset > text.size()) offset = static_cast<uint32_t>(text.size());
-  uint32_t line = LineOf(offset);
+  uint32_t line = LineOf(offset, *line_hint);
+  *line_hint = line;
   uint32_t end = std::min(offset, LineContentEnd(text, line));
   // ASCII, as most lines of code are, counts one unit per byte in every encoding.
   bool ascii = true;

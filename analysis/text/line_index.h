@@ -53,11 +53,17 @@ class LineIndex {
 
   /// The line holding byte `offset` (offsets past the end map to the last line).
   uint32_t LineOf(uint32_t offset) const;
+  /// The same, searched forward from line `hint` (any value): O(log distance) when `offset` is
+  /// at or after the hint's line, as for sorted offsets converted one after the other, where
+  /// LineOf costs O(log lines); a plain LineOf when it is before.
+  uint32_t LineOf(uint32_t offset, uint32_t hint) const;
 
   /// Converts a byte offset to a position. An offset inside a code point or a line break maps
   /// to the start of that code point / the end of the line's content. Offsets past the end of the
   /// text are clamped to the end.
   Position ToPosition(std::string_view text, uint32_t offset, Encoding encoding) const;
+  /// The same, with `*line_hint` as LineOf's hint; sets it to the position's line.
+  Position ToPosition(std::string_view text, uint32_t offset, Encoding encoding, uint32_t* line_hint) const;
 
   /// Converts a position to a byte offset. A column past the end of the line's content clamps to
   /// it (as LSP specifies). Returns nullopt when the line does not exist or the column falls

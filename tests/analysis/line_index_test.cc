@@ -124,5 +124,26 @@ TEST(LineIndex, RandomEditsMatchFromScratch) {
   }
 }
 
+// A hinted lookup answers what the plain one does, from any hint: before, on or after the
+// offset's line, past the last line; and carried along sorted offsets as the server does.
+TEST(LineIndex, HintedLookupIsThePlainOne) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += std::string(static_cast<size_t>(i % 7), 'x') + (i % 5 ? "\n" : "\r\n");
+  text += "tail";
+  LineIndex index(text);
+  const uint32_t hints[] = {0, 1, 2, 37, 150, 298, 299, 300, 301, 5000, UINT32_MAX};
+  for (uint32_t offset = 0; offset <= text.size() + 2; ++offset) {
+    for (uint32_t hint : hints) {
+      ASSERT_EQ(index.LineOf(offset, hint), index.LineOf(offset)) << offset << " from " << hint;
+    }
+  }
+  uint32_t carried = 0;
+  for (uint32_t offset = 0; offset <= text.size(); offset += 3) {
+    Position p = index.ToPosition(text, offset, Encoding::kUtf16, &carried);
+    ASSERT_EQ(p, index.ToPosition(text, offset, Encoding::kUtf16)) << offset;
+    ASSERT_EQ(carried, p.line);
+  }
+}
+
 }  // namespace
 }  // namespace tvmls::analysis
