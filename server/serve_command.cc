@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "cli.h"
-#include "query/completion.h"
 #include "lsp_server.h"
+#include "query/completion.h"
 #include "transport.h"
 
 namespace tvmls::server {
