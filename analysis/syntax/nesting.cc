@@ -172,9 +172,16 @@ void NestingBound::Update(std::string_view new_text, uint32_t begin, uint32_t ne
     }
   }
   for (char c : removed) joins_lines |= c == '\n';
-  if (quote_or_comment) {
-    // A quote, `#` or backslash flips the rest of its line between code and string/comment.
-    // Triple quotes can flip the rest of the file: rescan when one is near the edit.
+  // A backslash escapes the next character: one just before the edit now escapes another (a line
+  // break typed after it continues the line).
+  joins_lines |= begin > 0 && new_text[begin - 1] == '\\';
+  // A line break typed into a line makes what follows it code even where it was comment or
+  // string text; a removed one makes the next line part of this one: both, like a quote, can
+  // flip the rest of a line.
+  bool breaks_line = joins_lines || inserted.find('\n') != std::string_view::npos;
+  if (quote_or_comment || breaks_line) {
+    // The rest of the edited lines may change sides between code and string/comment, and a
+    // triple quote anywhere on them can flip the rest of the file: rescan when one is there.
     auto has_triple = [](std::string_view text) {
       for (size_t i = 0; i + 2 < text.size(); ++i) {
         if ((text[i] == '"' || text[i] == '\'') && text[i + 1] == text[i] && text[i + 2] == text[i]) {
@@ -183,24 +190,27 @@ void NestingBound::Update(std::string_view new_text, uint32_t begin, uint32_t ne
       }
       return false;
     };
-    // The edited span with up to 3 bytes of context on each side, before and after the edit.
-    size_t lo = begin >= 3 ? begin - 3 : 0;
-    size_t hi = std::min<size_t>(new_text.size(), size_t{new_end} + 3);
-    std::string before(new_text.substr(lo, begin - lo));
-    before.append(removed);
-    before.append(new_text.substr(new_end, hi - new_end));
-    if (has_triple(before) || has_triple(new_text.substr(lo, hi - lo))) {
-      Reset(new_text);
-      return;
-    }
-    // Everything on the edited lines may change sides.
     size_t line_begin = new_text.rfind('\n', begin == 0 ? 0 : begin - 1);
     line_begin = line_begin == std::string_view::npos ? 0 : line_begin;
     size_t line_end = new_text.find('\n', new_end);
     if (line_end == std::string_view::npos) line_end = new_text.size();
-    cost += line_end - line_begin;
-    // A backslash at a line end continues the line: like joining lines.
-    joins_lines = true;
+    std::string_view lines = new_text.substr(line_begin, line_end - line_begin);
+    // The old lines: these with `removed` in place of the inserted text.
+    std::string old_lines(new_text.substr(line_begin, begin - line_begin));
+    old_lines.append(removed);
+    old_lines.append(new_text.substr(new_end, line_end - new_end));
+    if (has_triple(lines) || has_triple(old_lines)) {
+      Reset(new_text);
+      return;
+    }
+    cost += line_end - line_begin + removed.size();
+    // A backslash at a line end continues the line: like joining lines. Only where the edited
+    // lines, before or after the edit, hold a backslash: a quote or `#` can move it between
+    // code and string or comment text. Without one the flip stays on the edited lines (typing a
+    // quote doubled the bound before, and at 100k lines every few quotes rescanned the file).
+    if (lines.find('\\') != std::string_view::npos || removed.find('\\') != std::string_view::npos) {
+      joins_lines = true;
+    }
   }
   uint64_t bound = joins_lines ? 2ull * bound_ + cost : bound_ + cost;
   if (bound > kMaxNestingDepth) {
