@@ -355,7 +355,8 @@ TEST(LspFeatures, CompletionAfterAnAliasWithSnippets) {
 
   // Without snippet support: the plain name.
   LspSession plain;
-  for (const json& item : CompletionAfterNnCon(plain)["items"]) {
+  list = CompletionAfterNnCon(plain);  // kept: a range-for over a temporary's member dangles
+  for (const json& item : list["items"]) {
     EXPECT_FALSE(item.contains("insertTextFormat")) << item.dump();  // PlainText, the default
     EXPECT_EQ(item["textEdit"]["newText"], item["label"]);
   }
