@@ -76,7 +76,7 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,
                           const std::string& docs_base, uint32_t* line_hint) {
-  uint32_t no_hint = 0;
+  uint32_t no_hint = UINT32_MAX;  // a plain binary search
   if (line_hint == nullptr) line_hint = &no_hint;
   *out += R"({"range":)";
   AppendRange(out, doc, d.range, encoding, line_hint);
@@ -113,7 +113,7 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
       *out += R"({"location":{"uri":)";
       protocol::AppendJsonString(out, uri);
       *out += R"(,"range":)";
-      uint32_t related_hint = 0;  // anywhere in the file
+      uint32_t related_hint = UINT32_MAX;  // anywhere in the file: a plain binary search
       AppendRange(out, doc, d.related[i].range, encoding, &related_hint);
       *out += R"(},"message":)";
       protocol::AppendJsonString(out, d.related[i].message);
