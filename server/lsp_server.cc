@@ -179,12 +179,11 @@ Capability DiagnosticProvider() {
   };
 }
 
-// The answer to a diagnostic pull that was overtaken (LSP 3.17 DiagnosticServerCancellationData):
-// the client asks again when the document is still open.
-void ServerCancelled(const Reply& reply, bool retrigger) {
-  reply.Error(protocol::ErrorCode::kServerCancelled,
-              retrigger ? "the document changed: pull again" : "the document is not open",
-              json{{"retriggerRequest", retrigger}});
+// The answer to a diagnostic pull overtaken by an edit (LSP 3.17 DiagnosticServerCancellationData):
+// the client asks again.
+void ServerCancelled(const Reply& reply) {
+  reply.Error(protocol::ErrorCode::kServerCancelled, "the document changed: pull again",
+              json{{"retriggerRequest", true}});
 }
 
 json EmptyDiagnostics(const std::string& uri) {
@@ -285,8 +284,8 @@ struct LanguageServer::Impl {
   void Query(const json& params, const Reply& reply, Answer answer, json empty);
   /// Answers `reply` with the JSON text `answer` writes for the params' document, on its analysed
   /// current version, whether or not it has TVMScript. `not_open` for a document that is not open;
-  /// when overtaken: ContentModified, or with `server_cancellable` ServerCancelled (retrigger
-  /// while the document is still open).
+  /// when overtaken: ContentModified, or with `server_cancellable` ServerCancelled (retrigger)
+  /// by an edit and `not_open` by the close.
   void QueryText(const json& params, const Reply& reply,
                  std::function<std::string(LspDocument& doc, const analysis::Document& text)> answer,
                  std::string not_open, bool server_cancellable);
@@ -649,7 +648,16 @@ void LanguageServer::Impl::QueryText(
     janitor.Note(bytes >= kLargeAnswerBytes ? MemoryJanitor::Freed::kSome : MemoryJanitor::Freed::kNothing);
   };
   if (server_cancellable) {
-    job.superseded = [this, reply, uri] { ServerCancelled(reply, scheduler.IsOpen(uri)); };
+    // Overtaken by the close: the answer a request after the close gets, not ServerCancelled
+    // with retriggerRequest false (vscode-languageclient 9.0.1 then keeps the closed document's
+    // diagnostics for good).
+    job.superseded = [this, reply, uri, not_open] {
+      if (scheduler.IsOpen(uri)) {
+        ServerCancelled(reply);
+      } else {
+        reply.ResultText(not_open);
+      }
+    };
   } else {
     job.superseded = [reply] { reply.ContentModified(); };
   }

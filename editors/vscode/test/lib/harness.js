@@ -101,7 +101,9 @@ function runQuiet(cmd, args, opts, timeoutMs) {
 /**
  * Starts code-server on a free loopback port with its own user data and extensions directories
  * under a new temporary directory, the .vsix installed and `files` copied into a workspace.
- * Returns {url, port, tmp, workspace, extensionsDir, installedExtension, log(), stop()}.
+ * Returns {url, port, tmp, workspace, extensionsDir, installedExtension, log(), serverLog(), stop()};
+ * serverLog() is the tvmls output channel as VS Code logged it (with `tvmls.trace.server` set,
+ * the LSP messages too), '' before the extension started.
  */
 async function startCodeServer({ files = [], extraFiles = {}, settings = {}, name = 'vscode-test', env: extraEnv = {} } = {}) {
   const csDir = codeServerDir();
@@ -161,6 +163,19 @@ async function startCodeServer({ files = [], extraFiles = {}, settings = {}, nam
   proc.on('exit', (code, signal) => { exited = { code, signal }; liveGroups.delete(proc.pid); });
   const url = `http://127.0.0.1:${port}`;
   const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+  const serverLog = () => {
+    // user-data/logs/<session>/exthost<N>/output_logging_<time>/<N>-tvmls.log
+    const found = [];
+    const walk = (dir, depth) => {
+      for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory() && depth < 4) walk(p, depth + 1);
+        else if (e.isFile() && /^\d+-tvmls\.log$/.test(e.name)) found.push(p);
+      }
+    };
+    walk(path.join(userData, 'logs'), 0);
+    return found.sort().map((f) => fs.readFileSync(f, 'utf8')).join('');
+  };
   const stop = async () => {
     if (exited === null && proc.pid) {
       try { process.kill(-proc.pid, 'SIGTERM'); } catch { /* already gone */ }
@@ -179,7 +194,7 @@ async function startCodeServer({ files = [], extraFiles = {}, settings = {}, nam
     await stop();
     throw e;
   }
-  return { url, port, tmp, workspace, extensionsDir, installedExtension: path.join(extensionsDir, installed), log, stop };
+  return { url, port, tmp, workspace, extensionsDir, installedExtension: path.join(extensionsDir, installed), log, serverLog, stop };
 }
 
 async function launchBrowser() {
