@@ -8,6 +8,7 @@ namespace tvmls::analysis {
 using namespace analyzer_internal;  // NOLINT: the analyzer's own helpers
 
 const std::vector<const Diagnostic*>& Analyzer::Diagnostics() const { return impl_->diagnostics; }
+const std::vector<Analyzer::Stretch>& Analyzer::DiagnosticStretches() const { return impl_->stretches; }
 
 const FileModel* Analyzer::Model() const {
   Impl& impl = *impl_;
@@ -146,6 +147,39 @@ void Analyzer::Impl::AssembleDiagnostics(const Document& doc, const RunState& ru
   suppressions_known = true;
   diagnostics =
       ApplySuppressions(doc, InComments(doc, directives), diagnostics, &unused_suppressions);
+  FindStretches();
+}
+
+void Analyzer::Impl::FindStretches() {
+  // A statement's diagnostics are contiguous in `diagnostics` and the statements come in order:
+  // one walk of both, by address.
+  stretches.clear();
+  auto owns = [](const Top* top, const Diagnostic* d) {
+    return !top->diagnostics.empty() && d >= top->diagnostics.data() &&
+           d < top->diagnostics.data() + top->diagnostics.size();
+  };
+  size_t slot = 0;
+  for (size_t i = 0; i < diagnostics.size();) {
+    const Diagnostic* d = diagnostics[i];
+    size_t at = slot;
+    while (at < order.size() && !owns(order[at].top, d)) ++at;
+    Analyzer::Stretch s;
+    s.first = i;
+    if (at == order.size()) {  // a root error or an unused suppression
+      s.count = 1;
+      stretches.push_back(s);
+      ++i;
+      continue;
+    }
+    slot = at;
+    const Top* top = order[slot].top;
+    while (i < diagnostics.size() && owns(top, diagnostics[i])) ++i;
+    s.count = i - s.first;
+    s.begin = order[slot].start;
+    s.end = order[slot].end;
+    if (top->diag_contained && s.count == top->diagnostics.size()) s.stamp = top->diag_stamp;
+    stretches.push_back(s);
+  }
 }
 
 void Analyzer::Impl::DropOrphans(uint64_t gen, size_t functions) {
@@ -193,6 +227,7 @@ void Analyzer::Run(const Document& doc) {
   Impl& impl = *impl_;
   stats_ = RunStats{};
   impl.diagnostics.clear();
+  impl.stretches.clear();
   impl.root_errors.clear();
   impl.model_valid = false;
   if (!doc.Refusal().empty()) {
@@ -204,6 +239,7 @@ void Analyzer::Run(const Document& doc) {
     d.message = doc.Refusal();
     impl.root_errors.push_back(std::move(d));
     impl.diagnostics.push_back(&impl.root_errors.back());
+    impl.FindStretches();
     return;
   }
   if (options_.assumed_upper_bound != impl.upper_bound ||

@@ -64,6 +64,20 @@ class Analyzer {
   /// Syntax errors and semantic diagnostics of the last run, sorted by position. The pointers stay
   /// valid until the next Run().
   const std::vector<const Diagnostic*>& Diagnostics() const;
+  /// Diagnostics() in stretches that change together, in order, covering it: for a caller that
+  /// keeps something derived from each diagnostic between runs (the server's JSON text).
+  /// A stretch with a stamp holds every diagnostic of one top-level statement, text [begin, end),
+  /// and each of their ranges (related ones too) lies inside it. A stamp is never given to other
+  /// diagnostics: the same stamp after a later Run() means the same statement text with the same
+  /// diagnostics, all their offsets moved by the same amount as `begin`. Stamp 0 promises nothing
+  /// (errors at the root, unused suppressions, a statement some of whose diagnostics a
+  /// suppression dropped or that reach outside it).
+  struct Stretch {
+    size_t first = 0, count = 0;  // in Diagnostics()
+    uint64_t stamp = 0;
+    uint32_t begin = 0, end = 0;
+  };
+  const std::vector<Stretch>& DiagnosticStretches() const;
   /// True when the file contains TVMScript (an `I.ir_module` class, an `R.function` or a
   /// `T.prim_func`). Files without TVMScript get no diagnostics at all.
   bool HasTvmScript() const { return has_tvmscript_; }

@@ -236,6 +236,13 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   std::stable_sort(top->diagnostics.begin(), top->diagnostics.end(), ByPosition);
   top->analysed = true;
   top->diag_base = top->model_base = ts_node_start_byte(top->node);
+  top->diag_stamp = ++last_diag_stamp;
+  TextRange whole = RangeOf(top->node);
+  auto inside = [&](TextRange r) { return r.begin >= whole.begin && r.end <= whole.end; };
+  top->diag_contained = std::all_of(top->diagnostics.begin(), top->diagnostics.end(), [&](const Diagnostic& d) {
+    return inside(d.range) &&
+           std::all_of(d.related.begin(), d.related.end(), [&](const RelatedLocation& l) { return inside(l.range); });
+  });
 }
 
 Analyzer::Analyzer(AnalysisOptions options) : impl_(std::make_unique<Impl>()), options_(options) {}

@@ -6,8 +6,8 @@
 #include "analysis.h"
 
 #include <algorithm>
-#include <cstring>
 #include <atomic>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -297,6 +297,8 @@ struct Analyzer::Impl {
     int pipelines = 0;  // pipelines of passes found in it (model/pipeline.h)
     std::vector<Diagnostic> diagnostics;  // absolute at `diag_base`, by position
     uint32_t diag_base = 0;
+    uint64_t diag_stamp = 0;      // new whenever `diagnostics` is made again (Analyzer::Stretch)
+    bool diag_contained = false;  // every range of `diagnostics` lies inside the statement
     uint32_t model_base = 0;  // `modules` and `standalone` are absolute at this offset
   };
   NodeStore<Top> tops;
@@ -339,6 +341,8 @@ struct Analyzer::Impl {
 
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
   std::vector<const Diagnostic*> diagnostics;
+  std::vector<Analyzer::Stretch> stretches;  // of `diagnostics`
+  std::atomic<uint64_t> last_diag_stamp{0};  // statements are analysed on several threads
   std::vector<Diagnostic> unused_suppressions;  // the unused-suppression hints of the last run
   // The `tvmls:` directives of the last run's text, comments or not (check/suppressions.h:
   // FindDirectives), kept up to date through the edit log so that an edit reads only the lines
@@ -525,6 +529,8 @@ struct Analyzer::Impl {
   static constexpr size_t kStatementsPerThread = 8;
   // 5. The file's diagnostics in position order, suppressions applied (fills `diagnostics`).
   void AssembleDiagnostics(const Document& doc, const RunState& run);
+  // Splits `diagnostics` into `stretches` (after the suppressions).
+  void FindStretches();
   //    Function results no statement claimed in this run go to limbo; limbo is kept within its
   //    bounds (`functions`: in the file now).
   void DropOrphans(uint64_t gen, size_t functions);

@@ -49,22 +49,32 @@ json TextEditJson(const analysis::Document& doc, const analysis::TextEdit& edit,
 
 namespace {
 
+// Appends `value` in decimal; returns the number of digits.
+uint32_t AppendNumber(std::string* out, uint32_t value) {
+  char digits[16];
+  auto result = std::to_chars(digits, digits + sizeof digits, value);
+  out->append(digits, static_cast<size_t>(result.ptr - digits));
+  return static_cast<uint32_t>(result.ptr - digits);
+}
+
 void AppendRange(std::string* out, const analysis::Document& doc, analysis::TextRange range,
-                 analysis::Encoding encoding, uint32_t* line_hint) {
+                 analysis::Encoding encoding, uint32_t* line_hint,
+                 std::vector<WrittenLine>* lines) {
   analysis::Position b = doc.PositionOf(range.begin, encoding, line_hint);
   uint32_t end_hint = b.line;  // the end is on or after the start's line
   analysis::Position e = range.end == range.begin ? b : doc.PositionOf(range.end, encoding, &end_hint);
-  auto number = [out](uint32_t value) {
-    char digits[16];
-    auto result = std::to_chars(digits, digits + sizeof digits, value);
-    out->append(digits, static_cast<size_t>(result.ptr - digits));
+  auto number = [out](uint32_t value) { AppendNumber(out, value); };
+  auto line = [out, lines](uint32_t value) {
+    size_t at = out->size();
+    uint32_t digits = AppendNumber(out, value);
+    if (lines != nullptr) lines->push_back({at, digits, value});
   };
   *out += R"({"start":{"line":)";
-  number(b.line);
+  line(b.line);
   *out += R"(,"character":)";
   number(b.column);
   *out += R"(},"end":{"line":)";
-  number(e.line);
+  line(e.line);
   *out += R"(,"character":)";
   number(e.column);
   *out += "}}";
@@ -75,11 +85,12 @@ void AppendRange(std::string* out, const analysis::Document& doc, analysis::Text
 void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,
-                          const std::string& docs_base, uint32_t* line_hint) {
+                          const std::string& docs_base, uint32_t* line_hint,
+                          std::vector<WrittenLine>* lines) {
   uint32_t no_hint = UINT32_MAX;  // a plain binary search
   if (line_hint == nullptr) line_hint = &no_hint;
   *out += R"({"range":)";
-  AppendRange(out, doc, d.range, encoding, line_hint);
+  AppendRange(out, doc, d.range, encoding, line_hint, lines);
   *out += R"(,"severity":)";
   *out += static_cast<char>('0' + static_cast<int>(severity));
   *out += R"(,"source":"tvmls","message":)";
@@ -114,7 +125,7 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
       protocol::AppendJsonString(out, uri);
       *out += R"(,"range":)";
       uint32_t related_hint = UINT32_MAX;  // anywhere in the file: a plain binary search
-      AppendRange(out, doc, d.related[i].range, encoding, &related_hint);
+      AppendRange(out, doc, d.related[i].range, encoding, &related_hint, lines);
       *out += R"(},"message":)";
       protocol::AppendJsonString(out, d.related[i].message);
       *out += '}';
@@ -122,6 +133,21 @@ void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
     *out += ']';
   }
   *out += '}';
+}
+
+void AppendLinesMoved(std::string* out, std::string_view text,
+                      const std::vector<WrittenLine>& lines, int64_t delta) {
+  if (delta == 0) {
+    out->append(text);
+    return;
+  }
+  size_t from = 0;
+  for (const WrittenLine& l : lines) {
+    out->append(text.substr(from, l.offset - from));
+    AppendNumber(out, static_cast<uint32_t>(static_cast<int64_t>(l.line) + delta));
+    from = l.offset + l.digits;
+  }
+  out->append(text.substr(from));
 }
 
 std::string FileUri(const std::string& path) {

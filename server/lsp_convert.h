@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -60,11 +61,23 @@ nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Dia
 /// of thousands of diagnostics at every edit. The one writer of the shape (DiagnosticJson parses
 /// its output). `line_hint`, when given, carries the line of the last diagnostic written from one
 /// call to the next (start it at 0; null: no hint): diagnostics written in order then find their lines in a
-/// few steps instead of a binary search over every line of the file.
+/// few steps instead of a binary search over every line of the file. `lines`, when given, gets
+/// where each line number was written in `out` (LinesMoved rewrites them).
+struct WrittenLine {
+  size_t offset = 0;  // of the number's first digit in the text
+  uint32_t digits = 0;
+  uint32_t line = 0;
+};
 void AppendDiagnosticJson(std::string* out, const analysis::Document& doc,
                           const analysis::Diagnostic& d, const std::string& uri,
                           analysis::Encoding encoding, analysis::Severity severity,
-                          const std::string& docs_base = "", uint32_t* line_hint = nullptr);
+                          const std::string& docs_base = "", uint32_t* line_hint = nullptr,
+                          std::vector<WrittenLine>* lines = nullptr);
+
+/// Appends `text` (written with `lines` recorded, offsets relative to `text`) onto `out` with
+/// every recorded line number moved by `delta` lines (the text of a statement that moved).
+void AppendLinesMoved(std::string* out, std::string_view text,
+                      const std::vector<WrittenLine>& lines, int64_t delta);
 
 /// Where the codes are documented: a file:// URI of README.md (its "Diagnostic codes" section has
 /// an anchor per code), looked for beside the running binary: `<bin>/../README.md` (the build

@@ -19,10 +19,12 @@
 // reparses left (the analyses must then agree), else against a fresh Analyzer on the same
 // Document (tree-sitter may recover from errors differently after an incremental reparse);
 // with TVMLS_FUZZ_EVERY_BATCH, against both. Then a run without an edit must change nothing.
+// After every run, the diagnostics' stretches keep their contract (StretchCheck).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -182,6 +184,49 @@ void CompareBatch(const Document& doc, const Analyzer& incremental) {
   CheckSame(ReportOf(incremental), FreshReport(doc), "fresh on the same tree");
 }
 
+// Analyzer::DiagnosticStretches' contract, after every run: the stretches cover Diagnostics() in
+// order; a stamped one's ranges lie inside its statement, and a stamp seen before stands for the
+// same statement text with the same diagnostics, moved (the server keeps their JSON by stamp).
+class StretchCheck {
+ public:
+  void After(const Document& doc, const Analyzer& a) {
+    const std::vector<const Diagnostic*>& all = a.Diagnostics();
+    size_t next = 0;
+    for (const Analyzer::Stretch& s : a.DiagnosticStretches()) {
+      FUZZ_CHECK(s.first == next && s.count > 0);
+      next += s.count;
+      FUZZ_CHECK(next <= all.size());
+      if (s.stamp == 0) continue;
+      FUZZ_CHECK(s.begin <= s.end && s.end <= doc.Text().size());
+      std::string seen = std::string(doc.Text().substr(s.begin, s.end - s.begin)) + "\n";
+      auto rel = [&](TextRange r) {
+        FUZZ_CHECK(r.begin >= s.begin && r.end <= s.end);
+        return std::to_string(r.begin - s.begin) + "-" + std::to_string(r.end - s.begin);
+      };
+      for (size_t i = s.first; i < next; ++i) {
+        const Diagnostic& d = *all[i];
+        seen += rel(d.range) + " " + std::to_string(static_cast<int>(d.severity)) + " " + d.code + " " + d.message;
+        for (const RelatedLocation& r : d.related) seen += " | " + rel(r.range) + " " + r.message;
+        for (const Fix& f : d.fixes) {
+          seen += " | fix " + f.title;
+          for (const TextEdit& e : f.edits) seen += " [" + std::to_string(static_cast<uint32_t>(e.range.begin - s.begin)) + "+" + e.new_text + "]";
+        }
+        seen += "\n";
+      }
+      auto [it, added] = stamps_.emplace(s.stamp, seen);
+      if (!added && it->second != seen) {
+        std::fprintf(stderr, "stamp %llu was:\n%s\nnow:\n%s\n", static_cast<unsigned long long>(s.stamp),
+                     it->second.c_str(), seen.c_str());
+      }
+      FUZZ_CHECK(added || it->second == seen);
+    }
+    FUZZ_CHECK(next == all.size());
+  }
+
+ private:
+  std::map<uint64_t, std::string> stamps_;
+};
+
 // Moves `c` to the next node in preorder; false after the last.
 bool NextInPreorder(TSTreeCursor* c) {
   if (ts_tree_cursor_goto_first_child(c)) return true;
@@ -259,6 +304,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   doc.SetTreeComparison(false);  // as the server's documents: changed ranges are never asked for
   Analyzer analyzer;
   analyzer.Run(doc);
+  StretchCheck stretches;
+  stretches.After(doc, analyzer);
   bool pending = false;  // the document changed since the analyzer last ran
   // The edits of a batch are each in the coordinates left by the previous one: each is drawn
   // against `preview`, the text as the batch so far leaves it; then the whole batch is applied.
@@ -289,6 +336,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     apply();
     if (!e.no_run) {
       analyzer.Run(doc);
+      stretches.After(doc, analyzer);
       pending = false;
       // The last edit's state is compared at the end anyway (fuzzing, once only).
       bool last = step + 1 == limit || (scripted && script.size() < 4);
@@ -298,11 +346,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   if (!batch.empty()) apply();
-  if (pending) analyzer.Run(doc);
+  if (pending) {
+    analyzer.Run(doc);
+    stretches.After(doc, analyzer);
+  }
   CompareEnd(doc, analyzer);
   // A run without an edit changes nothing.
   std::string before = Render(analyzer);
   analyzer.Run(doc);
+  stretches.After(doc, analyzer);
   FUZZ_CHECK(Render(analyzer) == before);
   return 0;
 }

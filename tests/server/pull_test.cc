@@ -231,6 +231,77 @@ TEST(LspPullDiagnostics, APullOvertakenByTheCloseGetsAnEmptyReport) {
   EXPECT_EQ((*r)["result"]["kind"], "full") << r->dump();
 }
 
+// After every edit the report is the one a fresh open of the same text gets: the JSON of the
+// statements an edit left alone is kept with its lines moved (LspDocument::WriteDiagnostics).
+// Edits above diagnostics move lines (blank lines, comments with characters of two UTF-16
+// units), typed and deleted characters change statements; a severity setting changes midway.
+TEST(LspPullDiagnostics, AfterEditsTheReportIsTheFreshOnes) {
+  std::string text;
+  for (const char* f : {"examples/seed_a_storage_overflow.py", "examples/seed_b_kill_in_dataflow.py",
+                        "examples/seed_c_call_tir_shape.py", "examples/seed_d_axis_separators.py",
+                        "examples/transformer_block.py"}) {
+    text += ReadFileOrDie(SourcePath(f)) + "\n";
+  }
+  auto lines_of = [](const std::string& t) {
+    std::vector<size_t> starts = {0};
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '\n') starts.push_back(i + 1);
+    }
+    return starts;
+  };
+  const json off = {{"tvmls", {{"severity", {{"shape-mismatch", "off"}, {"undefined-name", "hint"}}}}}};
+  LspSession s(json{{"debounceMs", 0}}, kPullCapabilities);
+  s.Open(kUri, text);
+  std::mt19937 rng(20261129);
+  bool configured = false;
+  int moved = 0, changed = 0;
+  for (int step = 0; step < 48; ++step) {
+    if (step == 24) {
+      s.client().SendNotification("workspace/didChangeConfiguration", {{"settings", off}});
+      configured = true;
+    }
+    std::vector<size_t> starts = lines_of(text);
+    uint32_t line = static_cast<uint32_t>(rng() % (starts.size() - 1));
+    size_t at = starts[line];
+    size_t line_end = starts[line + 1] - 1;  // its '\n'
+    json change;
+    switch (rng() % 4) {
+      case 0:  // a blank line or a comment above whatever is there
+      case 1: {
+        std::string inserted = rng() % 2 ? "\n" : "# \xC3\xBC \xF0\x9F\x98\x80 note\n";
+        change = Insert(line, 0, inserted);
+        text.insert(at, inserted);
+        ++moved;
+        break;
+      }
+      case 2: {  // a character typed into an ASCII line
+        uint32_t col = static_cast<uint32_t>(rng() % (line_end - at + 1));
+        if (std::any_of(text.begin() + at, text.begin() + line_end, [](char c) { return c & 0x80; })) col = 0;
+        change = Insert(line, col, "x");
+        text.insert(at + col, "x");
+        ++changed;
+        break;
+      }
+      default: {  // the whole line deleted
+        change = json::array({{{"range", Range(line, 0, line + 1, 0)}, {"text", ""}}});
+        text.erase(at, starts[line + 1] - at);
+        ++moved;
+        break;
+      }
+    }
+    s.Change(kUri, step + 2, change);
+    json mine = Pull(s, kUri)["result"];
+    LspSession fresh(configured ? json{{"debounceMs", 0}, {"severity", off["tvmls"]["severity"]}}
+                                : json{{"debounceMs", 0}},
+                     kPullCapabilities);
+    fresh.Open(kUri, text);
+    json theirs = Pull(fresh, kUri)["result"];
+    ASSERT_EQ(mine["items"], theirs["items"]) << "after edit " << step << ": " << change.dump();
+  }
+  EXPECT_GT(moved, 10);
+  EXPECT_GT(changed, 5);
+}
+
 TEST(LspPushDiagnostics, AnEditThatChangesNoDiagnosticPublishesNothing) {
   LspSession s;
   s.Open(kUri, kText);
