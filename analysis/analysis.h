@@ -67,11 +67,11 @@ class Analyzer {
   /// Diagnostics() in stretches that change together, in order, covering it: for a caller that
   /// keeps something derived from each diagnostic between runs (the server's JSON text).
   /// A stretch with a stamp holds every diagnostic of one top-level statement, text [begin, end),
-  /// and each of their ranges (related ones too) lies inside it. A stamp is never given to other
-  /// diagnostics: the same stamp after a later Run() means the same statement text with the same
-  /// diagnostics, all their offsets moved by the same amount as `begin`. Stamp 0 promises nothing
-  /// (errors at the root, unused suppressions, a statement some of whose diagnostics a
-  /// suppression dropped or that reach outside it).
+  /// and each of their ranges (related ones too) lies inside it. A stamp is given to those
+  /// diagnostics only, by no other Analyzer either: the same stamp after a later Run() means the
+  /// same statement text with the same diagnostics, all their offsets moved as `begin` moved.
+  /// Stamp 0 promises nothing (errors at the root, unused suppressions, a statement some of
+  /// whose diagnostics a suppression dropped or that reach outside it).
   struct Stretch {
     size_t first = 0, count = 0;  // in Diagnostics()
     uint64_t stamp = 0;

@@ -236,7 +236,10 @@ void Analyzer::Impl::AnalyzeTop(Top* top, std::string_view text, const ModuleCon
   std::stable_sort(top->diagnostics.begin(), top->diagnostics.end(), ByPosition);
   top->analysed = true;
   top->diag_base = top->model_base = ts_node_start_byte(top->node);
-  top->diag_stamp = ++last_diag_stamp;
+  // Unique in the process, not only in this Analyzer: a caller that replaces its Analyzer keeps
+  // nothing by an old one's stamp. Statements are analysed on several threads.
+  static std::atomic<uint64_t> last_stamp{0};
+  top->diag_stamp = ++last_stamp;
   TextRange whole = RangeOf(top->node);
   auto inside = [&](TextRange r) { return r.begin >= whole.begin && r.end <= whole.end; };
   top->diag_contained = std::all_of(top->diagnostics.begin(), top->diagnostics.end(), [&](const Diagnostic& d) {

@@ -342,7 +342,6 @@ struct Analyzer::Impl {
   std::vector<Diagnostic> root_errors;  // indentation of top-level statements, a refusal
   std::vector<const Diagnostic*> diagnostics;
   std::vector<Analyzer::Stretch> stretches;  // of `diagnostics`
-  std::atomic<uint64_t> last_diag_stamp{0};  // statements are analysed on several threads
   std::vector<Diagnostic> unused_suppressions;  // the unused-suppression hints of the last run
   // The `tvmls:` directives of the last run's text, comments or not (check/suppressions.h:
   // FindDirectives), kept up to date through the edit log so that an edit reads only the lines

@@ -14,6 +14,7 @@
 
 #include "analysis.h"
 #include "corpus.h"
+#include "diagnostics_json.h"
 #include "lsp_convert.h"
 #include "lsp_features.h"
 #include "settings.h"
@@ -72,8 +73,10 @@ void BM_CompletionAnswerBare(benchmark::State& state) { Complete(state, "l"); }
 // One keystroke at a time (`x` typed inside a function body, then deleted) on the file named by
 // $TVMLS_BENCH_FILE, split into the steps the server takes before it can answer a pull: the
 // reparse (Document::ApplyEdits), the analysis (Analyzer::Run), the diagnostics written as
-// JSON text (the loop of LspDocument::WriteDiagnostics), and the file's model that the first
-// query after the edit asks for (Analyzer::Model). p50/p95 of each, in microseconds.
+// JSON text (DiagnosticsWriter, as LspDocument::WriteDiagnostics), and the file's model that the first
+// query after the edit asks for (Analyzer::Model). p50/p95 of each, in microseconds; and for
+// comparison, the JSON of every diagnostic written again (json_whole), and how many statements'
+// JSON an edit wrote on average.
 void BM_KeystrokeOnFile(benchmark::State& state) {
   const char* path = std::getenv("TVMLS_BENCH_FILE");
   std::string text = path != nullptr ? ReadFileText(path) : "";
@@ -87,7 +90,11 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
   server::Settings settings;
   const std::string uri = "file:///bench.py", docs_base = "file:///README.md";
   std::vector<size_t> sites = EditSites(text, 64);
-  std::vector<double> parse_us, run_us, json_us, model_us;
+  server::DiagnosticsWriter writer(uri, docs_base);
+  size_t unused = 0;
+  writer.Write(analyzer, doc, settings, analysis::Encoding::kUtf16, &unused);  // as the open does
+  std::vector<double> parse_us, run_us, json_us, model_us, whole_us;
+  size_t afresh = 0;
   size_t bytes = 0, step = 0;
   for (auto _ : state) {
     size_t site = sites[(step / 2) % sites.size()];
@@ -98,18 +105,17 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
     auto t1 = std::chrono::steady_clock::now();
     analyzer.Run(doc);
     auto t2 = std::chrono::steady_clock::now();
-    std::string out = "[";
-    uint32_t line_hint = 0;
-    for (const analysis::Diagnostic* d : analyzer.Diagnostics()) {
-      std::optional<analysis::Severity> severity = settings.SeverityOf(*d);
-      if (!severity) continue;
-      if (out.size() > 1) out += ',';
-      server::AppendDiagnosticJson(&out, doc, *d, uri, analysis::Encoding::kUtf16, *severity, docs_base, &line_hint);
-    }
-    out += ']';
+    size_t count = 0;
+    std::string out = writer.Write(analyzer, doc, settings, analysis::Encoding::kUtf16, &count);
     auto t3 = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(analyzer.Model());
     auto t4 = std::chrono::steady_clock::now();
+    // For comparison, every diagnostic written again (a writer that keeps nothing yet).
+    server::DiagnosticsWriter whole(uri, docs_base);
+    std::string again = whole.Write(analyzer, doc, settings, analysis::Encoding::kUtf16, &count);
+    auto t5 = std::chrono::steady_clock::now();
+    if (again != out) state.SkipWithError("the kept JSON is not the JSON written again");
+    afresh += writer.WrittenAfresh();
     bytes = out.size();
     benchmark::DoNotOptimize(out.data());
     auto us = [](auto a, auto b) { return std::chrono::duration<double, std::micro>(b - a).count(); };
@@ -117,6 +123,7 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
     run_us.push_back(us(t1, t2));
     json_us.push_back(us(t2, t3));
     model_us.push_back(us(t3, t4));
+    whole_us.push_back(us(t4, t5));
     ++step;
   }
   state.counters["reparse_p50_us"] = Percentile(parse_us, 0.5);
@@ -125,6 +132,9 @@ void BM_KeystrokeOnFile(benchmark::State& state) {
   state.counters["run_p95_us"] = Percentile(run_us, 0.95);
   state.counters["json_p50_us"] = Percentile(json_us, 0.5);
   state.counters["json_p95_us"] = Percentile(json_us, 0.95);
+  state.counters["json_whole_p50_us"] = Percentile(whole_us, 0.5);
+  state.counters["json_whole_p95_us"] = Percentile(whole_us, 0.95);
+  state.counters["json_statements_written"] = static_cast<double>(afresh) / static_cast<double>(step);
   state.counters["model_p50_us"] = Percentile(model_us, 0.5);
   state.counters["model_p95_us"] = Percentile(model_us, 0.95);
   state.counters["diagnostics"] = static_cast<double>(analyzer.Diagnostics().size());

@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "cli.h"
+#include "diagnostics_json.h"
 #include "jsonrpc.h"
 #include "lsp_convert.h"
 #include "lsp_features.h"
@@ -323,6 +324,7 @@ class LspDocument : public DocumentAnalysis {
         uri_(std::move(uri)),
         language_(std::move(language)),
         serial_(serial),
+        writer_(uri_, server.docs_base),
         tokens_(serial) {}
 
   Outcome Analyse(const analysis::Document& text, int64_t version, bool edited) override;
@@ -359,26 +361,9 @@ class LspDocument : public DocumentAnalysis {
   analysis::Encoding encoding_ = analysis::Encoding::kUtf16;
   std::string DiagnosticsResultId() const;
 
-  // Appends the JSON of `all[first, first + count)` with their severities, "off" left out, each
-  // after a comma unless it is the first of `*written` (counts them).
-  void AppendDiagnostics(std::string* out, const analysis::Document& text,
-                         const std::vector<const analysis::Diagnostic*>& all, size_t first,
-                         size_t count, size_t* written, uint32_t* line_hint,
-                         std::vector<WrittenLine>* lines) const;
-
   const uint64_t serial_;
+  DiagnosticsWriter writer_;
   std::string diagnostics_;  // the JSON array of the last analysis, as text
-  // The JSON of each statement's diagnostics (an analysis::Analyzer::Stretch with a stamp) in
-  // diagnostics_, kept while the statement is: written again only with its lines moved. An edit
-  // then writes the JSON of the statements it changed, not of the whole file's diagnostics.
-  struct StretchJson {
-    std::string text;  // comma-separated diagnostic objects
-    std::vector<WrittenLine> lines;
-    uint32_t line = 0;  // of the stretch's start when written
-    size_t count = 0;   // diagnostics written (the severity "off" ones are not)
-  };
-  std::unordered_map<uint64_t, StretchJson> stretch_json_;
-  std::map<std::string, std::optional<analysis::Severity>> stretch_severity_;  // they were written with
   size_t diagnostic_count_ = 0;
   int analyses_since_release_ = 0;
   uint64_t generation_ = 0;            // of diagnostics_
@@ -1027,65 +1012,10 @@ void LanguageServer::Impl::ReleaseMemory() {
 void LspDocument::WriteDiagnostics(const analysis::Document& text) {
   // Written as text: at 100k lines a file may have thousands of diagnostics, and a json tree of
   // them cost 25 ms per edit to build, copy, serialise and free.
-  std::string diagnostics = "[";
-  // The last text's size and some room: a text one byte longer doubled the capacity, and the
-  // kept text then held twice its size (2.7 MB more at 100k lines).
-  diagnostics.reserve(diagnostics_.size() + diagnostics_.size() / 16 + 256);
-  diagnostic_count_ = 0;
-  if (stretch_severity_ != settings_.severity) {
-    stretch_json_.clear();
-    stretch_severity_ = settings_.severity;
-  }
-  std::unordered_map<uint64_t, StretchJson> kept;
-  if (analyzer_->HasTvmScript()) {
-    const std::vector<const analysis::Diagnostic*>& all = analyzer_->Diagnostics();
-    std::string_view whole = text.Text();
-    uint32_t line_hint = 0;  // the diagnostics are in text order
-    for (const analysis::Analyzer::Stretch& s : analyzer_->DiagnosticStretches()) {
-      // A statement's columns are its own only when it starts a line.
-      if (s.stamp == 0 || (s.begin > 0 && whole[s.begin - 1] != '\n')) {
-        AppendDiagnostics(&diagnostics, text, all, s.first, s.count, &diagnostic_count_, &line_hint,
-                          nullptr);
-        continue;
-      }
-      uint32_t line = text.Lines().LineOf(s.begin, line_hint);
-      auto cached = stretch_json_.find(s.stamp);
-      StretchJson written;
-      if (cached != stretch_json_.end()) {
-        written = std::move(cached->second);
-      } else {
-        written.line = line;
-        AppendDiagnostics(&written.text, text, all, s.first, s.count, &written.count, &line_hint,
-                          &written.lines);
-      }
-      if (written.count > 0) {
-        if (diagnostic_count_ > 0) diagnostics += ',';
-        AppendLinesMoved(&diagnostics, written.text, written.lines,
-                         static_cast<int64_t>(line) - static_cast<int64_t>(written.line));
-        diagnostic_count_ += written.count;
-      }
-      line_hint = line;
-      kept.emplace(s.stamp, std::move(written));
-    }
-  }
-  stretch_json_ = std::move(kept);
-  diagnostics += ']';
+  std::string diagnostics = writer_.Write(*analyzer_, text, settings_, encoding_, &diagnostic_count_);
   if (generation_ != 0 && diagnostics == diagnostics_) return;
   diagnostics_ = std::move(diagnostics);
   ++generation_;
-}
-
-void LspDocument::AppendDiagnostics(std::string* out, const analysis::Document& text,
-                                    const std::vector<const analysis::Diagnostic*>& all,
-                                    size_t first, size_t count, size_t* written,
-                                    uint32_t* line_hint, std::vector<WrittenLine>* lines) const {
-  for (size_t i = first; i < first + count; ++i) {
-    std::optional<analysis::Severity> severity = settings_.SeverityOf(*all[i]);
-    if (!severity) continue;
-    if ((*written)++ > 0) *out += ',';
-    AppendDiagnosticJson(out, text, *all[i], uri_, encoding_, *severity, server_.docs_base,
-                         line_hint, lines);
-  }
 }
 
 std::string LspDocument::DiagnosticsResultId() const {
