@@ -80,7 +80,18 @@ bool Document::EditsSince(uint64_t revision, std::vector<EditSpan>* out) const {
   return true;
 }
 
+namespace {
+
+// Room for the next 1/64 of growth, not the string's doubling (a 4.4 MB text held 8.8 MB after
+// its first typed character). Given at the start too: else the first keystroke in a large file
+// copies the text to a new buffer whose pages are all touched for the first time (11 ms at 100k
+// lines, against 0.7 ms for the next keystrokes).
+void ReserveGrowth(std::string* text, size_t size) { text->reserve(size + size / 64 + 4096); }
+
+}  // namespace
+
 Document::Document(std::string text) : text_(std::move(text)), lines_(text_), id_(next_document_id++) {
+  ReserveGrowth(&text_, text_.size());
   parser_ = ts_parser_new();
   if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
   nesting_.Reset(text_);
@@ -184,9 +195,7 @@ bool Document::ApplyOne(const ByteEdit& edit, std::string* error) {
   uint32_t new_end = edit.begin + static_cast<uint32_t>(edit.new_text.size());
   std::string removed = text_.substr(edit.begin, edit.end - edit.begin);
   size_t size = text_.size() - (edit.end - edit.begin) + edit.new_text.size();
-  // Room for the next 1/64 of growth, not the string's doubling: a 4.4 MB text held 8.8 MB
-  // after its first typed character.
-  if (size > text_.capacity()) text_.reserve(size + size / 64 + 4096);
+  if (size > text_.capacity()) ReserveGrowth(&text_, size);
   text_.replace(edit.begin, edit.end - edit.begin, edit.new_text);
   nesting_.Update(text_, edit.begin, new_end, removed);
   lines_.ApplyEdit(edit.begin, edit.end, edit.new_text);
@@ -303,6 +312,7 @@ EditResult Document::ReplaceAll(std::string text) {
   log_.clear();
   log_floor_ = revision_;
   text_ = std::move(text);
+  ReserveGrowth(&text_, text_.size());
   lines_ = LineIndex(text_);
   nesting_.Reset(text_);
   Reparse(false);
