@@ -13,26 +13,83 @@ const std::vector<Analyzer::Stretch>& Analyzer::DiagnosticStretches() const { re
 const FileModel* Analyzer::Model() const {
   Impl& impl = *impl_;
   if (!impl.model_valid) {
-    impl.model = FileModel{};
-    impl.model.aliases = impl.aliases;
-    for (const Impl::Slot& slot : impl.order) {
-      Impl::Top* top = slot.top;
-      int64_t delta = static_cast<int64_t>(slot.start) - top->model_base;
-      if (delta != 0) {
-        for (ModuleModel& m : top->modules) {
-          MoveRange(&m.range, delta);
-          MoveRange(&m.name_range, delta);
-          for (FunctionRef& f : m.functions) f.base = static_cast<uint32_t>(f.base + delta);
-        }
-        for (FunctionRef& f : top->standalone) f.base = static_cast<uint32_t>(f.base + delta);
-        top->model_base = slot.start;
-      }
-      impl.model.modules.insert(impl.model.modules.end(), top->modules.begin(), top->modules.end());
-      impl.model.standalone.insert(impl.model.standalone.end(), top->standalone.begin(), top->standalone.end());
-    }
+    if (!impl.UpdateModel()) impl.RebuildModel();
     impl.model_valid = true;
   }
   return &impl.model;
+}
+
+namespace {
+
+// Moves a statement's modules and functions outside modules by `delta` bytes.
+void MoveModel(ModuleModel* modules, size_t module_count, FunctionRef* standalone,
+               size_t standalone_count, int64_t delta) {
+  if (delta == 0) return;
+  for (size_t i = 0; i < module_count; ++i) {
+    ModuleModel& m = modules[i];
+    MoveRange(&m.range, delta);
+    MoveRange(&m.name_range, delta);
+    for (FunctionRef& f : m.functions) f.base = static_cast<uint32_t>(f.base + delta);
+  }
+  for (size_t i = 0; i < standalone_count; ++i) {
+    standalone[i].base = static_cast<uint32_t>(standalone[i].base + delta);
+  }
+}
+
+// Brings a statement's own results to absolute offsets at `start`.
+template <typename TopT>
+void MoveTop(TopT* top, uint32_t start) {
+  MoveModel(top->modules.data(), top->modules.size(), top->standalone.data(),
+            top->standalone.size(), static_cast<int64_t>(start) - top->model_base);
+  top->model_base = start;
+}
+
+}  // namespace
+
+void Analyzer::Impl::RebuildModel() {
+  model = FileModel{};
+  model.aliases = aliases;
+  model_parts.clear();
+  model_parts.reserve(order.size());
+  for (const Slot& slot : order) {
+    Top* top = slot.top;
+    MoveTop(top, slot.start);
+    ModelPart part{top->diag_stamp, slot.start, model.modules.size(), top->modules.size(),
+                   model.standalone.size(), top->standalone.size()};
+    model_parts.push_back(part);
+    model.modules.insert(model.modules.end(), top->modules.begin(), top->modules.end());
+    model.standalone.insert(model.standalone.end(), top->standalone.begin(), top->standalone.end());
+  }
+}
+
+bool Analyzer::Impl::UpdateModel() {
+  if (model_parts.size() != order.size() || model_parts.empty()) return false;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Top* top = order[i].top;
+    const ModelPart& part = model_parts[i];
+    if (top->diag_stamp != part.stamp &&
+        (top->modules.size() != part.module_count || top->standalone.size() != part.standalone_count)) {
+      return false;
+    }
+  }
+  model.aliases = aliases;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Slot& slot = order[i];
+    ModelPart& part = model_parts[i];
+    if (slot.top->diag_stamp == part.stamp) {
+      MoveModel(model.modules.data() + part.modules, part.module_count,
+                model.standalone.data() + part.standalone, part.standalone_count,
+                static_cast<int64_t>(slot.start) - part.base);
+    } else {
+      MoveTop(slot.top, slot.start);
+      std::copy(slot.top->modules.begin(), slot.top->modules.end(), model.modules.begin() + static_cast<long>(part.modules));
+      std::copy(slot.top->standalone.begin(), slot.top->standalone.end(),
+                model.standalone.begin() + static_cast<long>(part.standalone));
+      part.stamp = slot.top->diag_stamp;
+    }
+    part.base = slot.start;
+  }
+  return true;
 }
 
 void Analyzer::Impl::AnalyzeTops(const std::vector<Top*>& todo, std::string_view text, const ModuleContext& base,

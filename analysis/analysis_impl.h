@@ -351,6 +351,22 @@ struct Analyzer::Impl {
   bool suppressions_known = false;
   bool model_valid = false;
   FileModel model;
+  // Where each statement's part of `model` is (in `order`'s order), so that the next assembly
+  // copies only the statements analysed since: `stamp` is the statement's `diag_stamp` (made
+  // again with its modules), `base` where the copies' offsets are absolute.
+  struct ModelPart {
+    uint64_t stamp = 0;
+    uint32_t base = 0;
+    size_t modules = 0, module_count = 0;
+    size_t standalone = 0, standalone_count = 0;
+  };
+  std::vector<ModelPart> model_parts;
+  // Assembles `model` from every statement's results.
+  void RebuildModel();
+  // Brings `model` up to date in place: offsets moved, the statements analysed again copied
+  // over their old parts. False (nothing changed) when the statements came or went, or one's
+  // number of modules or functions outside modules changed.
+  bool UpdateModel();
 
   ~Impl() {
     if (held != nullptr) ts_tree_delete(held);
