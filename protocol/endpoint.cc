@@ -79,10 +79,10 @@ struct EndpointCore : std::enable_shared_from_this<EndpointCore> {
   // Any thread. `body` is one serialized message.
   bool WriteBody(std::string body) {
     if (logger.Enabled(LogLevel::kDebug)) logger.Debug("--> " + Brief(body));
-    std::string frame = EncodeFrame(body);
+    FrameInPlace(&body);
     std::lock_guard<std::mutex> lock(write_mu);
     if (!hooks.write) return false;
-    hooks.write(std::move(frame));
+    hooks.write(std::move(body));
     return true;
   }
 
@@ -477,14 +477,10 @@ bool Reply::Send(const json& response, bool is_error, bool quiet_if_replied) con
 
 bool Reply::Result(json result) const { return Send(MakeResponse(state_->id, std::move(result)), false, false); }
 
-bool Reply::ResultText(std::string_view result_json) const {
-  std::string body = R"({"jsonrpc":"2.0","id":)";
-  body.reserve(body.size() + result_json.size() + 32);
-  body += Serialize(state_->id);
-  body += R"(,"result":)";
-  body += result_json;
-  body += '}';
-  return detail::EndpointCore::SendReply(state_, std::move(body), false, false);
+bool Reply::ResultText(std::string result_json) const {
+  result_json.insert(0, R"({"jsonrpc":"2.0","id":)" + Serialize(state_->id) + R"(,"result":)");
+  result_json += '}';
+  return detail::EndpointCore::SendReply(state_, std::move(result_json), false, false);
 }
 
 bool Reply::Error(const ResponseError& error) const { return Send(MakeErrorResponse(state_->id, error), true, false); }
@@ -541,14 +537,13 @@ void Endpoint::Notify(std::string_view method, json params) {
   core_->Write(MakeNotification(method, std::move(params)));
 }
 
-void Endpoint::NotifyText(std::string_view method, std::string_view params_json) {
-  std::string body = R"({"jsonrpc":"2.0","method":)";
-  body.reserve(body.size() + method.size() + params_json.size() + 16);
-  AppendJsonString(&body, method);
-  body += R"(,"params":)";
-  body += params_json;
-  body += '}';
-  core_->WriteBody(std::move(body));
+void Endpoint::NotifyText(std::string_view method, std::string params_json) {
+  std::string head = R"({"jsonrpc":"2.0","method":)";
+  AppendJsonString(&head, method);
+  head += R"(,"params":)";
+  params_json.insert(0, head);
+  params_json += '}';
+  core_->WriteBody(std::move(params_json));
 }
 
 json Endpoint::Call(std::string_view method, json params, CallCallback callback) {

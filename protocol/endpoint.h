@@ -124,8 +124,9 @@ class Reply {
   /// Each returns true if this call sent the response, false if it was dropped.
   bool Result(json result) const;
   /// Result with the result given as JSON text (one valid JSON value, e.g. written with
-  /// AppendJsonString): large results without building and copying a json tree.
-  bool ResultText(std::string_view result_json) const;
+  /// AppendJsonString): large results without building and copying a json tree. The message is
+  /// made around the text in place (no copy when the string has a few hundred bytes of room).
+  bool ResultText(std::string result_json) const;
   bool Error(const ResponseError& error) const;
   bool Error(ErrorCode code, std::string message, json data = nullptr) const;
   bool Cancelled() const;        // -32800 RequestCancelled.
@@ -184,8 +185,9 @@ class Endpoint {
   /// Sends a notification (dropped once the session ended).
   void Notify(std::string_view method, json params = nullptr);
   /// The same with the params given as JSON text (one valid JSON value, e.g. written with
-  /// AppendJsonString): large notifications without building and copying a json tree.
-  void NotifyText(std::string_view method, std::string_view params_json);
+  /// AppendJsonString): large notifications without building and copying a json tree, the
+  /// message made around the text in place (no copy when the string has some room).
+  void NotifyText(std::string_view method, std::string params_json);
   /// Sends a request to the client with a fresh integer id and returns the id. `callback` gets
   /// the client's result or error; a response whose id matches no pending call is logged and
   /// ignored. Pending calls get kConnectionClosed when the session ends.

@@ -193,4 +193,8 @@ std::string EncodeFrame(std::string_view body) {
   return out;
 }
 
+void FrameInPlace(std::string* body) {
+  body->insert(0, "Content-Length: " + std::to_string(body->size()) + "\r\n\r\n");
+}
+
 }  // namespace tvmls::protocol

@@ -70,6 +70,9 @@ class FrameReader {
 
 /// Frames a JSON body for sending.
 std::string EncodeFrame(std::string_view body);
+/// The same in place: the header is inserted before `*body`, which is not copied when the
+/// string has room for it (a megabyte of diagnostics written once, not once more per layer).
+void FrameInPlace(std::string* body);
 
 }  // namespace tvmls::protocol
 

@@ -720,7 +720,7 @@ void LanguageServer::Impl::OnWorkspaceDiagnostic(const json& params, const Reply
         out += entry.second;
       }
       out += "]}";
-      reply.ResultText(out);
+      reply.ResultText(std::move(out));
     }
   };
   std::vector<std::string> uris = scheduler.Keys();
@@ -1031,7 +1031,8 @@ std::string LspDocument::DiagnosticReport(const std::string& previous, bool work
     out += R"(,"version":)" + std::to_string(version_) + ",";
   }
   if (previous == id) return out + R"("kind":"unchanged","resultId":")" + id + R"("})";
-  out.reserve(out.size() + diagnostics_.size() + 64);
+  // Room for the response around it and its frame header (Reply::ResultText builds them in place).
+  out.reserve(out.size() + diagnostics_.size() + 256);
   out += R"("kind":"full","resultId":")" + id + R"(","items":)";
   out += diagnostics_;
   out += '}';
@@ -1045,9 +1046,11 @@ void LspDocument::Publish(int64_t version) {
   std::string params = R"({"uri":)";
   protocol::AppendJsonString(&params, uri_);
   params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";
+  // Room for the notification around it and its frame header (NotifyText builds them in place).
+  params.reserve(params.size() + diagnostics_.size() + 256);
   params += diagnostics_;
   params += '}';
-  server_.endpoint.NotifyText("textDocument/publishDiagnostics", params);
+  server_.endpoint.NotifyText("textDocument/publishDiagnostics", std::move(params));
 }
 
 void LanguageServer::Impl::WithProgress(const std::string& uri, const std::function<void()>& run) {

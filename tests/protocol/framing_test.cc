@@ -24,6 +24,18 @@ TEST(Framing, MessagesSplitAcrossReads) {
   EXPECT_EQ(reader.Next().kind, Frame::Kind::kNeedMore);
 }
 
+// In place and copied, the same frame; in place, a body with room is not moved elsewhere.
+TEST(Framing, FramedInPlaceAsCopied) {
+  for (std::string body : {std::string(), std::string("{}"), std::string(100000, 'x')}) {
+    std::string framed = body;
+    framed.reserve(body.size() + 64);
+    const char* data = framed.data();
+    FrameInPlace(&framed);
+    EXPECT_EQ(framed, EncodeFrame(body));
+    EXPECT_EQ(framed.data(), data) << "reallocated for a body of " << body.size() << " bytes";
+  }
+}
+
 TEST(Framing, CaseInsensitiveHeadersAndContentType) {
   FrameReader reader;
   reader.Feed("content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}");
