@@ -211,18 +211,20 @@ void Analyzer::Impl::FindStretches() {
   // A statement's diagnostics are contiguous in `diagnostics` and the statements come in order:
   // one walk of both, by address.
   stretches.clear();
-  auto owns = [](const Top* top, const Diagnostic* d) {
-    return !top->diagnostics.empty() && d >= top->diagnostics.data() &&
-           d < top->diagnostics.data() + top->diagnostics.size();
+  auto in = [](const std::vector<Diagnostic>& v, const Diagnostic* d) {
+    return !v.empty() && d >= v.data() && d < v.data() + v.size();
   };
+  auto owns = [&](const Top* top, const Diagnostic* d) { return in(top->diagnostics, d); };
   size_t slot = 0;
   for (size_t i = 0; i < diagnostics.size();) {
     const Diagnostic* d = diagnostics[i];
-    size_t at = slot;
-    while (at < order.size() && !owns(order[at].top, d)) ++at;
     Analyzer::Stretch s;
     s.first = i;
-    if (at == order.size()) {  // a root error or an unused suppression
+    // Root errors and unused suppressions are no statement's: told by address, not by a walk
+    // over every later statement.
+    size_t at = in(root_errors, d) || in(unused_suppressions, d) ? order.size() : slot;
+    while (at < order.size() && !owns(order[at].top, d)) ++at;
+    if (at == order.size()) {  // a root error or an unused suppression: no statement's
       s.count = 1;
       stretches.push_back(s);
       ++i;

@@ -27,14 +27,13 @@ class DiagnosticsWriter {
       : uri_(std::move(uri)), docs_base_(std::move(docs_base)) {}
 
   /// The JSON array of the diagnostics of `analyzer`'s last run on `text`, with the severities
-  /// of `severity` (Settings::SeverityOf; "off" left out); sets `*count` to how many it holds.
+  /// `settings` gives them (Settings::SeverityOf; "off" left out); sets `*count` to how many it
+  /// holds.
   /// The same text as writing each diagnostic with AppendDiagnosticJson.
   std::string Write(const analysis::Analyzer& analyzer, const analysis::Document& text,
                     const Settings& settings, analysis::Encoding encoding, size_t* count);
 
-  /// Kept JSON, for tests and benchmarks: statements whose diagnostics' JSON is kept, and how
-  /// many of them the last Write wrote afresh.
-  size_t Kept() const { return kept_.size(); }
+  /// For benchmarks: how many statements' JSON the last Write wrote afresh (not kept).
   size_t WrittenAfresh() const { return afresh_; }
 
  private:

@@ -60,9 +60,9 @@ nlohmann::json DiagnosticJson(const analysis::Document& doc, const analysis::Dia
 /// The same diagnostic written as JSON text onto `out`, without a json tree: publishDiagnostics
 /// of thousands of diagnostics at every edit. The one writer of the shape (DiagnosticJson parses
 /// its output). `line_hint`, when given, carries the line of the last diagnostic written from one
-/// call to the next (start it at 0; null: no hint): diagnostics written in order then find their lines in a
-/// few steps instead of a binary search over every line of the file. `lines`, when given, gets
-/// where each line number was written in `out` (LinesMoved rewrites them).
+/// call to the next (start it at 0; null: no hint): diagnostics written in order then find their
+/// lines in a few steps instead of a binary search over every line of the file. `lines`, when
+/// given, gets where each line number was written in `out` (AppendLinesMoved rewrites them).
 struct WrittenLine {
   size_t offset = 0;  // of the number's first digit in the text
   uint32_t digits = 0;
