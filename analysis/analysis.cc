@@ -3,6 +3,8 @@
 // 3: analysis_functions.cc, analysis_scan.cc; the state: analysis_impl.h.
 #include "analysis_impl.h"
 
+#include <chrono>
+
 namespace tvmls::analysis {
 
 using namespace analyzer_internal;  // NOLINT: the analyzer's own helpers
@@ -310,15 +312,26 @@ void Analyzer::Run(const Document& doc) {
   Impl::RunState run;
   run.gen = ++impl.generation;
   impl.expecting_changed.clear();
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point t0 = Clock::now();
+  auto lap = [&t0](double* ms) {
+    Clock::time_point now = Clock::now();
+    *ms = std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+  };
   impl.MapEdits(doc, &run);                              // 1. what the edits touched
   impl.ScanStatements(doc, options_.era, &run, &stats_);  // 2. statements and aliases
+  lap(&stats_.scan_ms);
   impl.MarkStale(run, options_.expected_failures);        // 3. what depends on changed names
+  lap(&stats_.mark_ms);
   has_tvmscript_ = impl.AnalyzeStatements(doc, options_, run, &stats_);  // 4. lower and check
+  lap(&stats_.analyse_ms);
   if (has_tvmscript_) {
     impl.AssembleDiagnostics(doc, run);                   // 5. the file's diagnostics
   } else {
     impl.suppressions_known = false;
   }
+  lap(&stats_.assemble_ms);
   impl.DropOrphans(run.gen, static_cast<size_t>(stats_.functions));
   stats_.functions_cached = static_cast<int>(impl.cache.Size());
   // Keep the analysed tree alive so cached node identities cannot be reused by new nodes.

@@ -109,30 +109,64 @@ void Analyzer::Impl::MapEdits(const Document& doc, RunState* run) {
 
 }
 
+std::vector<Analyzer::Impl::Window> Analyzer::Impl::Windows(const RunState& run, bool whole) const {
+  std::vector<Window> out;
+  if (whole) {
+    out.push_back({0, UINT32_MAX});
+    return out;
+  }
+  bool edited = !run.edits.empty();
+  // The statements with errors (their nodes are new in every reparse: tree-sitter reuses no ERROR
+  // and no node built during recovery) and the changed text, in order.
+  for (const Slot& slot : order) {
+    if (edited && slot.start > run.lo) {
+      out.push_back({run.lo, run.hi});
+      edited = false;
+    }
+    if ((!slot.clean || slot.joined) && !slot.damaged) out.push_back({slot.start, slot.end});
+  }
+  if (edited) out.push_back({run.lo, run.hi});
+  return out;
+}
+
 void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, bool whole,
                              RunStats* stats) {
-    size_t first = 0;
+  std::vector<Window> windows = Windows(*run, whole);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  bool have = false;
-  if (whole) {
-    have = ts_tree_cursor_goto_first_child(&cursor);
-  } else if (!run->edits.empty()) {
-    // Start one statement before the change (the statement an edit touches may now begin
-    // earlier).
-    auto at = [&](uint32_t pos) {
-      return static_cast<size_t>(
-          std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
-          order.begin());
-    };
-    size_t i = at(run->lo);
-    if (i > 0) --i;
-    uint32_t from = i < order.size() ? std::min(run->lo, order[i].start) : run->lo;
-    have = ts_tree_cursor_goto_first_child_for_byte(&cursor, from) >= 0;
-    if (have) from = std::min(from, ts_node_start_byte(ts_tree_cursor_current_node(&cursor)));
-    first = at(from);
-  } else {
-    first = order.size();  // nothing changed
+  size_t floor = 0;  // statements before this index were placed in this run (or are unchanged)
+  for (size_t w = 0; w < windows.size();) {
+    uint32_t hi = windows[w].hi;
+    size_t first = 0;
+    bool have = false;
+    ts_tree_cursor_reset(&cursor, root);
+    if (whole) {
+      have = ts_tree_cursor_goto_first_child(&cursor);
+    } else {
+      // Start one statement before the window (the statement an edit touches may now begin
+      // earlier), or at the node that holds that place, wherever it begins.
+      auto at = [&](uint32_t pos) {
+        return static_cast<size_t>(
+            std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
+            order.begin());
+      };
+      uint32_t lo = windows[w].lo;
+      size_t i = at(lo);
+      if (i > 0) --i;
+      i = std::max(i, floor);
+      uint32_t from = i < order.size() ? std::min(lo, order[i].start) : lo;
+      have = ts_tree_cursor_goto_first_child_for_byte(&cursor, from) >= 0;
+      if (have) from = std::min(from, ts_node_start_byte(ts_tree_cursor_current_node(&cursor)));
+      first = std::max(at(from), floor);
+    }
+    ++w;
+    floor = RescanStretch(run, &cursor, have, text, first, whole, hi, windows, &w, stats);
   }
+  ts_tree_cursor_delete(&cursor);
+}
+
+size_t Analyzer::Impl::RescanStretch(RunState* run, TSTreeCursor* cursor, bool have, std::string_view text,
+                                     size_t first, bool whole, uint32_t hi, const std::vector<Window>& windows,
+                                     size_t* next_window, RunStats* stats) {
   // Old statements of the stretch may be claimed by the nodes scanned (marked as the scan passes
   // them, and all of them once the stretch is known).
   size_t marked = first;
@@ -155,16 +189,15 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
   std::vector<Slot> fresh;
   size_t stop = order.size();
   size_t next_old = first;
-  for (; have; have = ts_tree_cursor_goto_next_sibling(&cursor)) {
-    TSNode child = ts_tree_cursor_current_node(&cursor);
+  for (; have; have = ts_tree_cursor_goto_next_sibling(cursor)) {
+    TSNode child = ts_tree_cursor_current_node(cursor);
     if (!IsStatementNode(child)) continue;
     uint32_t start = ts_node_start_byte(child), end = ts_node_end_byte(child);
     std::string_view child_text = TextOf(child, text);
     if (whole && run->incremental) {
-      // Error recovery is not local, so every statement is looked at; but one whose node
-      // tree-sitter kept, at its old place and untouched by an edit, is that statement (`held`
-      // keeps the last tree alive: no new node has an old node's address): it is taken as it is,
-      // without the bookkeeping that lets other nodes claim it.
+      // One whose node tree-sitter kept, at its old place and untouched by an edit, is that
+      // statement (`held` keeps the last tree alive: no new node has an old node's address): it
+      // is taken as it is, without the bookkeeping that lets other nodes claim it.
       while (next_old < order.size() && order[next_old].start < start) ++next_old;
       // The Tops are scattered over the heap: ask for the ones a few statements on.
       if (next_old + 8 < order.size()) __builtin_prefetch(order[next_old + 8].top);
@@ -181,13 +214,21 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
       }
     }
     ++stats->statements_scanned;
-    if (!whole && start > run->hi) {
-      // The unchanged rest begins at an old statement that starts here and is this node.
-      while (next_old < order.size() && order[next_old].start < start) ++next_old;
-      if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
-          tops.Find(child.id) == order[next_old].top && SameStatement(*order[next_old].top, child, child_text)) {
-        stop = next_old;
-        break;
+    if (!whole) {
+      // A later window this statement reaches belongs to this stretch.
+      while (*next_window < windows.size() && windows[*next_window].lo <= end) {
+        hi = std::max(hi, windows[*next_window].hi);
+        ++*next_window;
+      }
+      if (start > hi) {
+        // The unchanged rest begins at an old statement that starts here and is this node.
+        while (next_old < order.size() && order[next_old].start < start) ++next_old;
+        if (next_old < order.size() && order[next_old].start == start && !order[next_old].damaged &&
+            tops.Find(child.id) == order[next_old].top && SameStatement(*order[next_old].top, child, child_text) &&
+            KeyHolds(*order[next_old].top, child, child_text, run->gen)) {
+          stop = next_old;
+          break;
+        }
       }
     }
     mark_until(order.size(), end);
@@ -236,7 +277,13 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     }
     fresh.push_back(slot);
   }
-  ts_tree_cursor_delete(&cursor);
+  for (size_t j = 0; j < fresh.size(); ++j) {
+    uint32_t next = j + 1 < fresh.size() ? fresh[j + 1].start
+                    : stop < order.size() ? order[stop].start
+                                          : static_cast<uint32_t>(text.size());
+    fresh[j].joined = next >= fresh[j].end &&
+                      text.substr(fresh[j].end, next - fresh[j].end).find('\n') == std::string_view::npos;
+  }
   if (first > stop) first = stop;
   mark_until(stop, UINT32_MAX);
   // Statements of the replaced stretch that nothing claimed are gone.
@@ -250,6 +297,7 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
   }
   order.erase(order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(stop));
   order.insert(order.begin() + static_cast<long>(first), fresh.begin(), fresh.end());
+  return first + fresh.size();
 }
 
 Aliases Analyzer::Impl::FileAliases(TSNode root, std::string_view text, Era era) const {
@@ -290,14 +338,20 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
   // Discovery needs the aliases, which come from every statement: when they turn out different
   // from the ones discovery used, everything is discovered again with the new ones.
   if (!run->incremental) Retire();
-  // Where the text parses without errors, now and the last time outside what the edits touched,
-  // a statement the edits did not touch parses as it did. Error recovery is not local (tree-sitter
-  // weighs each parse version's errors against the others', and a new error can change how text
-  // far before it parses), so otherwise every statement is looked at.
-  bool whole = !run->incremental || ts_node_has_error(root);
-  for (size_t k = 0; k < order.size() && !whole; ++k) {
-    if (!order[k].clean && !order[k].damaged) whole = true;
-  }
+  // Only the windows (Windows) are scanned, each until the first statement after it whose node
+  // tree-sitter kept. The parse after such a statement is the last one's: it starts in the same
+  // state on the same text (a recovery still under way past it would have made it part of an
+  // ERROR, not a statement). A new error can change how the text before it parses, when the root
+  // becomes an ERROR that swallows it: the window then starts where that node starts.
+  bool root_error = std::strcmp(ts_node_type(root), "ERROR") == 0;
+  bool whole = !run->incremental || root_error || root_was_error;
+  size_t with_errors = 0;
+  for (const Slot& slot : order) with_errors += !slot.clean || slot.joined;
+  // An error no statement shows: its place is unknown.
+  if (with_errors == 0 && root_had_error) whole = true;
+  if (with_errors > kMaxErrorWindows) whole = true;  // one walk over the root costs less
+  root_had_error = ts_node_has_error(root);
+  root_was_error = root_error;
   for (int attempt = 1;; ++attempt) {
     Rescan(run, root, text, whole, stats);
     Aliases found = FileAliases(root, text, era);

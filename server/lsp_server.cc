@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -189,6 +190,13 @@ void ServerCancelled(const Reply& reply) {
 
 json EmptyDiagnostics(const std::string& uri) {
   return {{"uri", uri}, {"diagnostics", json::array()}};
+}
+
+// A time in ms with two decimals, for the debug log.
+std::string Ms(double ms) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.2f", ms);
+  return out;
 }
 
 }  // namespace
@@ -935,7 +943,9 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
   outcome.from_scratch = from_scratch;
   outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   uint64_t generation = generation_;
+  Clock::time_point json_start = Clock::now();
   WriteDiagnostics(text);
+  double json_ms = std::chrono::duration<double, std::milli>(Clock::now() - json_start).count();
   bool large = text.Text().size() >= kProgressBytes;
   if (large && from_scratch) {
     // The open is slow anyway: its freed temporaries go back at once.
@@ -963,7 +973,9 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
                       std::to_string(stats.functions_analyzed) + " of " +
                       std::to_string(stats.functions) + "; statements scanned " +
                       std::to_string(stats.statements_scanned) + " of " +
-                      std::to_string(stats.statements) + "): " +
+                      std::to_string(stats.statements) + "; scan " + Ms(stats.scan_ms) + ", mark " +
+                      Ms(stats.mark_ms) + ", analyse " + Ms(stats.analyse_ms) + ", assemble " +
+                      Ms(stats.assemble_ms) + ", json " + Ms(json_ms) + " ms): " +
                       std::to_string(diagnostic_count_) + " diagnostics");
   }
   return outcome;

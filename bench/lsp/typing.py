@@ -6,7 +6,7 @@ The server runs with `--log-level debug` and debounce 0; for each analysis round
 line to stderr (server/lsp_server.cc, LspDocument::Analyse):
 
   analysed URI version V in A ms (reparse R ms; functions re-lowered F of G; statements scanned
-  S of T): D diagnostics
+  S of T; scan X, mark X, analyse X, assemble X, json X ms): D diagnostics
 
 which this script matches to the edit of version V. Workloads (all seeded, --seed):
 
@@ -44,7 +44,9 @@ import time
 LOG_LINE = re.compile(
     r"analysed (?P<uri>\S+) version (?P<version>-?\d+) in (?P<ms>[\d.]+) ms "
     r"\(reparse (?P<reparse>[\d.]+) ms; functions re-lowered (?P<fns>\d+) "
-    r"of (?P<fns_all>\d+); statements scanned (?P<stmts>\d+) of (?P<stmts_all>\d+)\): "
+    r"of (?P<fns_all>\d+); statements scanned (?P<stmts>\d+) of (?P<stmts_all>\d+); scan "
+    r"(?P<scan>[\d.]+), mark (?P<mark>[\d.]+), analyse (?P<analyse>[\d.]+), assemble "
+    r"(?P<assemble>[\d.]+), json (?P<json>[\d.]+) ms\): "
     r"(?P<diags>\d+) diagnostics")
 
 TYPED_LINES = [
@@ -237,6 +239,7 @@ class Session:
             "functions_relowered": int(log.get("fns", -1)), "functions": int(log.get("fns_all", -1)),
             "statements_scanned": int(log.get("stmts", -1)),
             "statements": int(log.get("stmts_all", -1)),
+            "phases_ms": {k: float(log.get(k, "nan")) for k in ("scan", "mark", "analyse", "assemble", "json")},
             "line_text": doc.lines[line][:120]})
         return removed
 
@@ -400,6 +403,7 @@ def main():
               f"  reparse {x['reparse_ms']:.2f} ms, analysis {x['analysis_ms']:.2f} ms, re-lowered "
               f"{x['functions_relowered']}/{x['functions']} fns, scanned {x['statements_scanned']}/"
               f"{x['statements']} stmts, {x['diagnostics']} diags ({x['bytes']} B)\n"
+              f"              phases: " + ", ".join(f"{k} {v:.2f}" for k, v in x['phases_ms'].items()) + " ms\n"
               f"              | {x['line_text']}")
     if args.json_out:
         report["samples"] = s.samples

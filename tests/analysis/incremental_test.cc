@@ -422,8 +422,10 @@ TEST(Incremental, TypingAtTheEndOfAFunctionScansTwoStatements) {
 
 // Issue 14: with a syntax error anywhere in the file every top-level statement was looked at again
 // on every keystroke (error recovery is not local), 5,380 statements at 100k real lines, and the
-// statements with errors were analysed again. Now a statement whose node tree-sitter kept is
-// taken as it is (Kept in analysis_scan.cc).
+// statements with errors were analysed again. Then a statement whose node tree-sitter kept was
+// taken as it is (Kept in analysis_scan.cc), but still visited: a walk over the root of 2-3 ms
+// at 100k lines. Now only windows are walked: the edit's, and each statement with errors
+// (Analyzer::Impl::Windows).
 TEST(Incremental, ASyntaxErrorElsewhereCostsNoRescanOfEveryStatement) {
   std::string text = ManyFunctions(60);
   // Two broken functions (a missing comma in a call, a parameter list left open by a stray `(`)
@@ -444,9 +446,10 @@ TEST(Incremental, ASyntaxErrorElsewhereCostsNoRescanOfEveryStatement) {
     s.analyzer.Run(s.doc);
     // The edited function only (back to the original text, none: it comes back from limbo).
     EXPECT_EQ(s.analyzer.Stats().functions_analyzed, *typed != '\0' ? 1 : 0);
-    // Measured 14 to 16 of 63: the chain of statements tree-sitter rebuilds around an edit (up to
-    // 16, grammar/README.md), found again by text; all 63 before.
-    EXPECT_LE(s.analyzer.Stats().statements_scanned, 18) << "of " << s.analyzer.Stats().statements;
+    // Measured 19 to 20 of 63: the chain of statements tree-sitter rebuilds around an edit (up to
+    // 16, grammar/README.md), found again by text, and each broken function with its neighbours;
+    // all 63 before.
+    EXPECT_LE(s.analyzer.Stats().statements_scanned, 22) << "of " << s.analyzer.Stats().statements;
     // Only the edited statement is analysed again (3 with the broken ones before); none when the
     // text comes back (its results come back from limbo).
     EXPECT_EQ(s.analyzer.Stats().statements_analyzed, *typed != '\0' ? 1 : 0);
