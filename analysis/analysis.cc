@@ -151,6 +151,7 @@ bool Analyzer::Impl::AnalyzeStatements(const Document& doc, const AnalysisOption
   }
   stats->statements_analyzed = static_cast<int>(todo.size());
   AnalyzeTops(todo, doc.Text(), base_ctx, options.threads, stats);
+  for (Top* top : todo) IndexLookups(top);
   for (const Slot& slot : order) {
     stats->functions += slot.top->functions;
     stats->pipelines += slot.top->pipelines;

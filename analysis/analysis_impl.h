@@ -291,6 +291,7 @@ struct Analyzer::Impl {
     Discovery found;
     NameUses uses;  // when the statement is not itself a TVMScript unit (check/expected_failure.h)
     bool analysed = false;
+    std::vector<std::string> looked_up;  // its entries in `lookup_index`
     std::vector<ModuleModel> modules;
     std::vector<FunctionRef> standalone;
     int functions = 0;
@@ -320,6 +321,13 @@ struct Analyzer::Impl {
   uint64_t doc_id = 0, doc_revision = 0;  // what `order` describes
   bool root_was_error = false;  // the last run's root was an ERROR (its children: loose tokens)
   bool root_had_error = false;  // the last run's tree had syntax errors
+
+  // Per outer name (FunctionModel::outer_lookups), the analysed statements whose functions look
+  // it up: MarkStale reads it instead of every function's lookups (1.7 ms at 100k lines).
+  std::unordered_map<std::string, std::unordered_set<Top*>> lookup_index;
+  //    Files `top` under the names its functions look up now (after AnalyzeTop), or under none.
+  void IndexLookups(Top* top);
+  void UnindexLookups(Top* top);
 
   // What the statements contribute to the whole file, counted so that statements come and go.
   std::unordered_map<std::string, int> name_count;
@@ -391,6 +399,7 @@ struct Analyzer::Impl {
     Restart();
   }
   void Restart() {
+    lookup_index.clear();
     tops.Clear();
     order.clear();
     orphans.clear();

@@ -293,6 +293,7 @@ size_t Analyzer::Impl::RescanStretch(RunState* run, TSTreeCursor* cursor, bool h
     Count(top->found, -1, &run->flipped);
     CountUses(top->uses, -1, &run->flipped_uses);
     Forget(top);
+    UnindexLookups(top);
     tops.Erase(top->key);
   }
   order.erase(order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(stop));
@@ -384,23 +385,46 @@ void Analyzer::Impl::ScanStatements(const Document& doc, Era era, RunState* run,
   doc_revision = doc.Revision();
 }
 
-void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
-  const std::set<std::string>& flipped = run.flipped;
-  const std::set<std::string>& flipped_uses = run.flipped_uses;
-  if (flipped.empty() && (flipped_uses.empty() || !check_uses)) return;
-  auto looked_up = [&](const std::vector<FunctionRef>& refs) {
+void Analyzer::Impl::IndexLookups(Top* top) {
+  UnindexLookups(top);
+  std::vector<std::string>& names = top->looked_up;
+  auto add = [&](const std::vector<FunctionRef>& refs) {
     for (const FunctionRef& r : refs) {
-      for (const auto& [name, was] : r.fn->outer_lookups) {
-        if (flipped.count(name) > 0) return true;
-      }
+      for (const auto& [name, was] : r.fn->outer_lookups) names.push_back(name);
     }
-    return false;
   };
+  add(top->standalone);
+  for (const ModuleModel& m : top->modules) add(m.functions);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  for (const std::string& name : names) lookup_index[name].insert(top);
+}
+
+void Analyzer::Impl::UnindexLookups(Top* top) {
+  for (const std::string& name : top->looked_up) {
+    auto it = lookup_index.find(name);
+    if (it == lookup_index.end()) continue;
+    it->second.erase(top);
+    if (it->second.empty()) lookup_index.erase(it);
+  }
+  top->looked_up.clear();
+}
+
+void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
+  // The statements that look up a name that came or went.
+  for (const std::string& name : run.flipped) {
+    auto it = lookup_index.find(name);
+    if (it == lookup_index.end()) continue;
+    for (Top* top : it->second) top->analysed = false;
+  }
+  // A unit some test expects to fail by using it, whose uses changed.
+  const std::set<std::string>& flipped_uses = run.flipped_uses;
+  if (!check_uses) return;
+  auto matters = [&](const std::string& name) {
+    return flipped_uses.count(name) > 0 && (expecting_uses.count(name) > 0 || expecting_changed.count(name) > 0);
+  };
+  if (std::none_of(flipped_uses.begin(), flipped_uses.end(), matters)) return;
   auto unit_named = [&](const Top& top) {
-    if (flipped_uses.empty() || !check_uses) return false;
-    auto matters = [&](const std::string& name) {
-      return flipped_uses.count(name) > 0 && (expecting_uses.count(name) > 0 || expecting_changed.count(name) > 0);
-    };
     for (const FoundModule& m : top.found.modules) {
       if (matters(m.name)) return true;
     }
@@ -411,10 +435,7 @@ void Analyzer::Impl::MarkStale(const RunState& run, bool check_uses) {
   };
   for (const Slot& slot : order) {
     Top* top = slot.top;
-    if (!top->analysed) continue;
-    bool stale = looked_up(top->standalone) || unit_named(*top);
-    for (const ModuleModel& m : top->modules) stale = stale || looked_up(m.functions);
-    if (stale) top->analysed = false;
+    if (top->analysed && unit_named(*top)) top->analysed = false;
   }
 }
 
