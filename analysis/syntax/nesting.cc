@@ -9,15 +9,65 @@ namespace tvmls::analysis {
 
 namespace {
 
-inline bool IsWordStart(unsigned char c) {
+constexpr bool IsWordStart(unsigned char c) {
   return c == '_' || static_cast<unsigned>((c | 0x20) - 'a') < 26u || c >= 0x80;
 }
-inline bool IsDigit(unsigned char c) { return static_cast<unsigned>(c - '0') < 10u; }
-inline bool IsWordChar(unsigned char c) { return IsWordStart(c) || IsDigit(c); }
+constexpr bool IsDigit(unsigned char c) { return static_cast<unsigned>(c - '0') < 10u; }
 
 bool WordIs(std::string_view text, size_t begin, size_t end, const char* word) {
   size_t n = std::strlen(word);
   return end - begin == n && text.compare(begin, n, word) == 0;
+}
+
+}  // namespace
+
+namespace {
+
+// What the estimator does with a byte (one table look-up instead of a chain of tests).
+enum ByteClass : uint8_t {
+  kOther,      // `,` `:` `.` `<` `>` `@` `/` `%` `&` `|` `^` `!` `;` ...
+  kSpace,      // ' ' '\t' '\r' '\f' '\0'
+  kNewline,
+  kBackslash,
+  kHash,
+  kQuote,
+  kOpen,
+  kClose,
+  kSign,       // - + ~ *
+  kEquals,
+  kWord,       // starts an identifier or keyword (continues one too)
+  kDigit,      // starts a number (continues an identifier)
+};
+
+struct ByteClasses {
+  uint8_t of[256];
+  constexpr ByteClasses() : of() {
+    for (int c = 0; c < 256; ++c) {
+      of[c] = IsWordStart(static_cast<unsigned char>(c)) ? kWord
+              : IsDigit(static_cast<unsigned char>(c))   ? kDigit
+                                                         : kOther;
+    }
+    of[static_cast<unsigned char>(' ')] = of[static_cast<unsigned char>('\t')] = kSpace;
+    of[static_cast<unsigned char>('\r')] = of[static_cast<unsigned char>('\f')] = of[0] = kSpace;
+    of[static_cast<unsigned char>('\n')] = kNewline;
+    of[static_cast<unsigned char>('\\')] = kBackslash;
+    of[static_cast<unsigned char>('#')] = kHash;
+    of[static_cast<unsigned char>('"')] = of[static_cast<unsigned char>('\'')] = kQuote;
+    of[static_cast<unsigned char>('(')] = of[static_cast<unsigned char>('[')] = kOpen;
+    of[static_cast<unsigned char>('{')] = kOpen;
+    of[static_cast<unsigned char>(')')] = of[static_cast<unsigned char>(']')] = kClose;
+    of[static_cast<unsigned char>('}')] = kClose;
+    of[static_cast<unsigned char>('-')] = of[static_cast<unsigned char>('+')] = kSign;
+    of[static_cast<unsigned char>('~')] = of[static_cast<unsigned char>('*')] = kSign;
+    of[static_cast<unsigned char>('=')] = kEquals;
+  }
+};
+constexpr ByteClasses kClasses;
+
+inline uint8_t ClassOf(char c) { return kClasses.of[static_cast<unsigned char>(c)]; }
+inline bool InWord(char c) {
+  uint8_t k = ClassOf(c);
+  return k == kWord || k == kDigit;
 }
 
 }  // namespace
@@ -29,6 +79,7 @@ NestingEstimate EstimateNesting(std::string_view text) {
   uint32_t statement = 0;    // Right-nesting operators in the current logical line.
   bool expect_operand = true;
   const size_t size = text.size();
+  const char* data = text.data();
   auto note = [&](size_t at) {
     uint32_t depth = brackets + prefix_run + statement;
     if (depth > best.depth) {
@@ -37,12 +88,13 @@ NestingEstimate EstimateNesting(std::string_view text) {
     }
   };
   for (size_t i = 0; i < size;) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    switch (c) {
-      case ' ': case '\t': case '\r': case '\f': case '\0':
+    char c = data[i];
+    switch (ClassOf(c)) {
+      case kSpace:
         ++i;
+        while (i < size && ClassOf(data[i]) == kSpace) ++i;
         continue;
-      case '\n':
+      case kNewline:
         if (brackets == 0) {
           statement = 0;
           prefix_run = 0;
@@ -50,21 +102,22 @@ NestingEstimate EstimateNesting(std::string_view text) {
         }
         ++i;
         continue;
-      case '\\':
+      case kBackslash:
         i += 2;  // A line continuation (or a stray backslash): the line goes on.
         continue;
-      case '#':
-        while (i < size && text[i] != '\n') ++i;
+      case kHash: {
+        const void* eol = std::memchr(data + i, '\n', size - i);
+        i = eol == nullptr ? size : static_cast<size_t>(static_cast<const char*>(eol) - data);
         continue;
-      case '"': case '\'': {
-        bool triple = i + 2 < size && text[i + 1] == static_cast<char>(c) && text[i + 2] == static_cast<char>(c);
+      }
+      case kQuote: {
+        bool triple = i + 2 < size && data[i + 1] == c && data[i + 2] == c;
         i += triple ? 3 : 1;
         while (i < size) {
-          char d = text[i];
+          char d = data[i];
           if (d == '\\') {
             i += 2;
-          } else if (d == static_cast<char>(c) &&
-                     (!triple || (i + 2 < size && text[i + 1] == d && text[i + 2] == d))) {
+          } else if (d == c && (!triple || (i + 2 < size && data[i + 1] == d && data[i + 2] == d))) {
             i += triple ? 3 : 1;
             break;
           } else if (d == '\n' && !triple) {
@@ -77,20 +130,20 @@ NestingEstimate EstimateNesting(std::string_view text) {
         expect_operand = false;
         continue;
       }
-      case '(': case '[': case '{':
+      case kOpen:
         ++brackets;
         note(i);
         expect_operand = true;
         ++i;
         continue;
-      case ')': case ']': case '}':
+      case kClose:
         if (brackets > 0) --brackets;
         prefix_run = 0;
         expect_operand = false;
         ++i;
         continue;
-      case '-': case '+': case '~': case '*':
-        if (c == '*' && i + 1 < size && text[i + 1] == '*' && !expect_operand) {
+      case kSign:
+        if (c == '*' && i + 1 < size && data[i + 1] == '*' && !expect_operand) {
           ++statement;  // `**` is right-associative.
           note(i);
           i += 2;
@@ -104,8 +157,8 @@ NestingEstimate EstimateNesting(std::string_view text) {
         expect_operand = true;
         ++i;
         continue;
-      case '=':
-        if (i + 1 < size && text[i + 1] == '=') {
+      case kEquals:
+        if (i + 1 < size && data[i + 1] == '=') {
           i += 2;
         } else {
           if (brackets == 0) ++statement;  // `a = b = c` nests; keyword arguments do not.
@@ -114,40 +167,51 @@ NestingEstimate EstimateNesting(std::string_view text) {
         }
         expect_operand = true;
         continue;
-      default:
-        break;
-    }
-    if (IsWordStart(c)) {
-      size_t begin = i;
-      while (i < size && IsWordChar(static_cast<unsigned char>(text[i]))) ++i;
-      if (WordIs(text, begin, i, "not") || WordIs(text, begin, i, "await") ||
-          WordIs(text, begin, i, "lambda")) {
-        ++prefix_run;
-        note(begin);
-        expect_operand = true;
-      } else if (WordIs(text, begin, i, "if") || WordIs(text, begin, i, "else")) {
-        ++statement;
-        note(begin);
-        expect_operand = true;
-      } else if (WordIs(text, begin, i, "and") || WordIs(text, begin, i, "or") ||
-                 WordIs(text, begin, i, "in") || WordIs(text, begin, i, "is")) {
-        expect_operand = true;
-      } else {
+      case kWord: {
+        size_t begin = i;
+        ++i;
+        while (i < size && InWord(data[i])) ++i;
+        size_t n = i - begin;
+        // The keywords that matter have 2 to 6 letters.
+        if (n >= 2 && n <= 6 && WordIs(text, begin, i, "not")) {
+          ++prefix_run;
+          note(begin);
+          expect_operand = true;
+        } else if (n >= 2 && n <= 6 && (WordIs(text, begin, i, "await") || WordIs(text, begin, i, "lambda"))) {
+          ++prefix_run;
+          note(begin);
+          expect_operand = true;
+        } else if (n == 2 && WordIs(text, begin, i, "if")) {
+          ++statement;
+          note(begin);
+          expect_operand = true;
+        } else if (n == 4 && WordIs(text, begin, i, "else")) {
+          ++statement;
+          note(begin);
+          expect_operand = true;
+        } else if ((n == 3 && WordIs(text, begin, i, "and")) ||
+                   (n == 2 && (WordIs(text, begin, i, "or") || WordIs(text, begin, i, "in") ||
+                               WordIs(text, begin, i, "is")))) {
+          expect_operand = true;
+        } else {
+          prefix_run = 0;
+          expect_operand = false;
+        }
+        continue;
+      }
+      case kDigit:
+        ++i;
+        while (i < size && (InWord(data[i]) || data[i] == '.')) ++i;
         prefix_run = 0;
         expect_operand = false;
-      }
-      continue;
+        continue;
+      default:
+        // Other punctuation: `,` `:` `.` `<` `>` `@` `/` `%` `&` `|` `^` `!` `;` ...
+        expect_operand = c != '.';
+        if (c == ';') statement = 0;
+        ++i;
+        continue;
     }
-    if (IsDigit(c)) {
-      while (i < size && (IsWordChar(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-      prefix_run = 0;
-      expect_operand = false;
-      continue;
-    }
-    // Other punctuation: `,` `:` `.` `<` `>` `@` `/` `%` `&` `|` `^` `!` `;` ...
-    expect_operand = c != '.';
-    if (c == ';') statement = 0;
-    ++i;
   }
   return best;
 }
