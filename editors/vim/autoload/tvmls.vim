@@ -212,9 +212,31 @@ function! s:ReportGone(info) abort
     endif
 endfunction
 
+" Whether `exe` is still the server program of some buffer (g:tvmls_executable or a
+" b:tvmls_executable).
+function! s:InUse(exe) abort
+    if get(g:, 'tvmls_executable', 'tvmls') ==# a:exe
+        return 1
+    endif
+
+    for l:info in getbufinfo()
+        if get(l:info.variables, 'tvmls_executable', '') ==# a:exe
+            return 1
+        endif
+    endfor
+
+    return 0
+endfunction
+
 function! s:ReportExit(info) abort
     let l:exe = a:info.exe
     let l:how = ''
+
+    " A server that had not started yet when the program was changed (ALE drops it): not a
+    " crash. (A CI run reported the previous binary as "exited during startup" this way.)
+    if !a:info.initialized && !s:InUse(l:exe)
+        return
+    endif
 
     if a:info.job isnot v:null
         let l:status = job_info(a:info.job)

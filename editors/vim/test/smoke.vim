@@ -287,8 +287,10 @@ try
     let g:tvmls_executable = s:crash
     let s:t = reltime()
     ALELint
-    call WaitFor('Messages() =~# "exited during startup"', 5000)
+    call WaitFor('Messages() =~# "crashing-tvmls serve) exited during startup"', 5000)
     call Step('crash at start: reported', Messages() =~# 'crashing-tvmls serve) exited during startup\%( (exit status 3)\)\=\. Run', Messages())
+    " The server ALE dropped when the program changed is not reported as a crash.
+    call Step('crash at start: the previous program is not reported', stridx(Messages(), s:server . ' serve) exited') < 0, Messages())
     call Step('crash at start: no hang (under 5 s)', reltimefloat(reltime(s:t)) < 5, reltimefloat(reltime(s:t)))
     call Step('crash at start: no diagnostics, buffer usable', empty(Loclist()) && getline(1) =~# '^#', Loclist())
     let s:allmsgs .= Messages()
