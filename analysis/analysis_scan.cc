@@ -132,6 +132,11 @@ std::vector<Analyzer::Impl::Window> Analyzer::Impl::Windows(const RunState& run,
 void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, bool whole,
                              RunStats* stats) {
   std::vector<Window> windows = Windows(*run, whole);
+  auto at = [&](uint32_t pos) {  // the first statement that ends at or after `pos`
+    return static_cast<size_t>(
+        std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
+        order.begin());
+  };
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   size_t floor = 0;  // statements before this index were placed in this run (or are unchanged)
   for (size_t w = 0; w < windows.size();) {
@@ -144,11 +149,6 @@ void Analyzer::Impl::Rescan(RunState* run, TSNode root, std::string_view text, b
     } else {
       // Start one statement before the window (the statement an edit touches may now begin
       // earlier), or at the node that holds that place, wherever it begins.
-      auto at = [&](uint32_t pos) {
-        return static_cast<size_t>(
-            std::partition_point(order.begin(), order.end(), [&](const Slot& x) { return x.end < pos; }) -
-            order.begin());
-      };
       uint32_t lo = windows[w].lo;
       size_t i = at(lo);
       if (i > 0) --i;

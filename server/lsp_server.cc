@@ -941,11 +941,11 @@ DocumentAnalysis::Outcome LspDocument::Analyse(const analysis::Document& text, i
   Outcome outcome;
   outcome.analysed = true;
   outcome.from_scratch = from_scratch;
-  outcome.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  Clock::time_point analysed = Clock::now();
+  outcome.ms = std::chrono::duration<double, std::milli>(analysed - start).count();
   uint64_t generation = generation_;
-  Clock::time_point json_start = Clock::now();
   WriteDiagnostics(text);
-  double json_ms = std::chrono::duration<double, std::milli>(Clock::now() - json_start).count();
+  double json_ms = std::chrono::duration<double, std::milli>(Clock::now() - analysed).count();
   bool large = text.Text().size() >= kProgressBytes;
   if (large && from_scratch) {
     // The open is slow anyway: its freed temporaries go back at once.

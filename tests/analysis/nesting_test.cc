@@ -16,6 +16,37 @@ std::string Lines(int count) {
   return text;
 }
 
+// EstimateNesting's counts, one row per kind of byte it tells apart (brackets, `=`, prefix
+// operators and keywords, `**`, conditional expressions, strings, comments, continuations,
+// words that only look like keywords, multi-byte identifiers): text, depth, where it is reached.
+// The values are the ones the chain of tests per byte gave before the table of byte classes.
+TEST(EstimateNesting, CountsWhatNests) {
+  struct Case {
+    const char* text;
+    uint32_t depth, offset;
+  };
+  const Case cases[] = {
+      {"x = (((a)))\n", 4, 6},
+      {"a = b = c = d\n", 3, 10},
+      {"y = not not not -x\n", 5, 16},
+      {"f(lambda: await g(x ** y ** z))\n", 4, 25},
+      {"x = lambda: lambda: (y)\n", 4, 20},
+      {"x = a if b else c if d else e\n", 5, 23},
+      {"s = '((((' + \"[[\" + '''\n(((\n''' + x\n", 1, 2},
+      {"# (((((\nx = [1]\n", 2, 12},
+      {"a = (\n  b = c\n)\n", 2, 4},
+      {"x = y \\\n  = z\n", 2, 10},
+      {"abc_def not_ iffy elsewhere = -1.5e3; q = r\n", 2, 30},
+      {"x == y and (z or not w) in v is u\n", 2, 17},
+      {"\xc3\xa9t\xc3\xa9 = ((1))\n", 3, 9},
+  };
+  for (const Case& c : cases) {
+    NestingEstimate e = EstimateNesting(c.text);
+    EXPECT_EQ(e.depth, c.depth) << c.text;
+    EXPECT_EQ(e.offset, c.offset) << c.text;
+  }
+}
+
 // Replaces [begin, end) of `text` by `inserted` and tells `bound`.
 void Edit(std::string* text, NestingBound* bound, uint32_t begin, uint32_t end, const std::string& inserted) {
   std::string removed = text->substr(begin, end - begin);
