@@ -21,6 +21,25 @@ const FileModel* Analyzer::Model() const {
   return &impl.model;
 }
 
+std::vector<Analyzer::Dependencies> Analyzer::StatementDependencies() const {
+  const Impl& impl = *impl_;
+  std::vector<Dependencies> out;
+  out.reserve(impl.order.size());
+  for (const Impl::Slot& slot : impl.order) {
+    const Impl::Top& top = *slot.top;
+    Dependencies d;
+    d.begin = slot.start;
+    d.end = slot.end;
+    for (const std::string& name : top.looked_up) {
+      if (impl.python_names.count(name) == 0) d.unbound_lookups.push_back(name);
+    }
+    for (const FoundModule& m : top.found.modules) d.unit_names.push_back(m.name);
+    for (const FunctionRef& f : top.standalone) d.unit_names.push_back(f.fn->name);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 namespace {
 
 // Moves a statement's modules and functions outside modules by `delta` bytes.

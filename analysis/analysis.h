@@ -90,6 +90,22 @@ class Analyzer {
   /// after a run; valid until the next Run().
   const struct FileModel* Model() const;
 
+  /// What a top-level statement's results depend on outside it, besides the file's aliases
+  /// (imports and the printer's header): a statement keeps its diagnostics whatever the rest of
+  /// the file holds as long as those stay the same (the incremental analysis relies on it).
+  struct Dependencies {
+    uint32_t begin = 0, end = 0;  // the statement's text
+    /// The names its functions look up that no statement of the file binds now: one bound
+    /// elsewhere changes its results (an undefined name is not, a call resolves).
+    std::vector<std::string> unbound_lookups;
+    /// The names of the TVMScript units in it: whether a test expects one to fail may turn on the
+    /// uses of its name anywhere in the file (check/expected_failure.h), when
+    /// AnalysisOptions::expected_failures is on.
+    std::vector<std::string> unit_names;
+  };
+  /// Per top-level statement of the last run, in order. O(statements + their lookups).
+  std::vector<Dependencies> StatementDependencies() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
