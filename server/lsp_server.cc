@@ -22,6 +22,7 @@
 #include "lsp_convert.h"
 #include "lsp_features.h"
 #include "memory_janitor.h"
+#include "preview.h"
 #include "project_config.h"
 #include "scheduler.h"
 #include "settings.h"
@@ -38,6 +39,9 @@ namespace {
 // A document analysed from scratch (opened, or its analyzer replaced by new settings) at least
 // this large shows a work-done progress in clients that support it: about 0.1 s of analysis.
 constexpr size_t kProgressBytes = 256 * 1024;
+// An opened text this large gets its first statements' diagnostics first (LspDocument::Preview):
+// its whole analysis takes a quarter of a second or more (about 2.5 s at 100k lines).
+constexpr size_t kPreviewBytes = 256 * 1024;
 // An incremental analysis of a large document that took at least this long has rebuilt much of
 // the tree or the models (error recovery can rebuild a third of a 100k-line file's tree on one
 // keystroke), so the memory it freed is handed back to the system (server/memory_janitor.h) once
@@ -336,6 +340,10 @@ class LspDocument : public DocumentAnalysis {
 
   Outcome Analyse(const analysis::Document& text, int64_t version, bool edited) override;
   void Publish(int64_t version) override;
+  /// For a client that takes pushed diagnostics and a text of kPreviewBytes or more: the
+  /// diagnostics of its first statements (analysis/preview.h), published before the whole file's.
+  bool Preview(const std::string& text, int64_t version) override;
+  void PublishPreview(int64_t version) override;
 
   /// A DocumentDiagnosticReport as JSON text: `unchanged` when `previous` is the current
   /// resultId, else `full`. With `workspace`, a WorkspaceDocumentDiagnosticReport (uri, version).
@@ -371,6 +379,7 @@ class LspDocument : public DocumentAnalysis {
   const uint64_t serial_;
   DiagnosticsWriter writer_;
   std::string diagnostics_;  // the JSON array of the last analysis, as text
+  std::string preview_;      // the JSON array of Preview's diagnostics, until published
   size_t diagnostic_count_ = 0;
   int analyses_since_release_ = 0;
   uint64_t generation_ = 0;            // of diagnostics_
@@ -1048,6 +1057,41 @@ std::string LspDocument::DiagnosticReport(const std::string& previous, bool work
   out += diagnostics_;
   out += '}';
   return out;
+}
+
+bool LspDocument::Preview(const std::string& text, int64_t version) {
+  if (server_.client.pull_diagnostics || text.size() < kPreviewBytes) return false;
+  TakeSettings();
+  Clock::time_point start = Clock::now();
+  std::optional<analysis::Preview> preview = analysis::PreviewFirstStatements(text, settings_.options);
+  if (!preview) return false;
+  preview_ = "[";
+  size_t count = 0;
+  for (const analysis::Diagnostic& d : preview->diagnostics) {
+    std::optional<analysis::Severity> severity = settings_.SeverityOf(d);
+    if (!severity) continue;
+    if (count++ > 0) preview_ += ',';
+    AppendDiagnosticJson(&preview_, *preview->prefix, d, uri_, encoding_, *severity, server_.docs_base);
+  }
+  preview_ += ']';
+  if (server_.log.Enabled(protocol::LogLevel::kDebug)) {
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    server_.log.Debug("previewed " + uri_ + " version " + std::to_string(version) + " in " + Ms(ms) +
+                      " ms: " + std::to_string(count) + " diagnostics in bytes [0, " +
+                      std::to_string(preview->end) + ") of " + std::to_string(text.size()));
+  }
+  return true;
+}
+
+void LspDocument::PublishPreview(int64_t version) {
+  std::string params = R"({"uri":)";
+  protocol::AppendJsonString(&params, uri_);
+  params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";
+  params += preview_;
+  params += '}';
+  preview_.clear();
+  preview_.shrink_to_fit();
+  server_.endpoint.NotifyText("textDocument/publishDiagnostics", std::move(params));
 }
 
 void LspDocument::Publish(int64_t version) {

@@ -112,6 +112,13 @@ std::string ApplyBatches(DocState& d, std::vector<Batch>& batches) {
   return d.text ? "" : "no text";
 }
 
+// The text a round's changes end in when the last one gives the whole text, else null.
+const std::string* WholeText(const std::vector<Batch>& batches) {
+  if (batches.empty() || batches.back().changes.empty()) return nullptr;
+  const TextChange& last = batches.back().changes.back();
+  return last.full ? &last.text : nullptr;
+}
+
 }  // namespace
 
 struct Scheduler::Impl {
@@ -205,6 +212,23 @@ void Scheduler::Impl::RunRound(std::unique_lock<std::mutex>& lock, std::shared_p
   round.version = d->version;
   d->busy = true;
   lock.unlock();
+
+  if (const std::string* whole = d->text ? nullptr : WholeText(round.batches)) {
+    // A preview is a bonus: one that fails is skipped, and the round goes on.
+    bool found = false;
+    try {
+      found = d->analysis->Preview(*whole, round.version);
+    } catch (...) {
+    }
+    if (found) {
+      lock.lock();
+      try {
+        if (!d->closed && !d->dirty && d->version == round.version) d->analysis->PublishPreview(round.version);
+      } catch (...) {
+      }
+      lock.unlock();
+    }
+  }
 
   std::string error;
   DocumentAnalysis::Outcome outcome;

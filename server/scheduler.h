@@ -22,7 +22,10 @@
 //
 // Rounds. A worker takes up a document at once when jobs wait on it (before documents that are
 //   merely due), else when it is dirty (opened, changed or invalidated) and due. A round takes
-//   everything pending: it applies every change accepted since the last round, in order, to the
+//   everything pending. In a document's first round whose last change gives the whole text,
+//   DocumentAnalysis::Preview looks at that text first, and PublishPreview publishes what it
+//   found when the version is still current (no change or invalidation came meanwhile). Then it
+//   applies every change accepted since the last round, in order, to the
 //   document's text (changes made during the debounce are coalesced into one round), then calls
 //   DocumentAnalysis::Analyse with the text and the newest version, outside the lock. Then, under
 //   the lock: when the document is still open, no change or invalidation came meanwhile and
@@ -112,6 +115,18 @@ class DocumentAnalysis {
   virtual Outcome Analyse(const analysis::Document& text, int64_t version, bool edited) = 0;
   /// Worker, under the lock: publishes what Analyse found; `version` is still the current one.
   virtual void Publish(int64_t version) = 0;
+
+  /// Worker, outside the lock, in a document's first round, before its text is parsed: a quick
+  /// first look at `text`, the document at `version`, to be published before the round's own
+  /// analysis (which may take seconds on a large file); false when there is nothing to publish.
+  virtual bool Preview(const std::string& text, int64_t version) {
+    (void)text;
+    (void)version;
+    return false;
+  }
+  /// Worker, under the lock: publishes what Preview found; `version` is still the current one,
+  /// and the round's Analyse and Publish follow.
+  virtual void PublishPreview(int64_t version) { (void)version; }
 };
 
 class Scheduler {

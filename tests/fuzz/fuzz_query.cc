@@ -5,7 +5,9 @@
 // references, highlights, prepare-rename and rename (with the edits applied), completion,
 // signature help, selection ranges and the annotate action; once per input: semantic tokens
 // (whole file and a range), folding ranges, outline, inlay hints, inferred struct info, and the
-// fixes of the diagnostics (each applied to the text; the first one's result analysed again).
+// fixes of the diagnostics (each applied to the text; the first one's result analysed again), and
+// a preview of the text cut at a place the input picks (analysis/preview.h), which must equal the
+// whole analysis when the text parses without errors.
 // Besides not crashing, what the headers promise is checked: ranges inside the text, sorted and
 // non-overlapping where promised, fixes and renames that apply.
 #include <cstddef>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "analysis.h"
+#include "preview.h"
 #include "check/diagnostic.h"
 #include "fuzz_util.h"
 #include "model/model.h"
@@ -174,5 +177,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // The text after a fix is analysed like any other.
   if (!first_fixed.empty()) (void)AnalyzeText(first_fixed);
+
+  // A preview cut anywhere: on a text that parses without errors (the preview's promise) its
+  // diagnostics are the whole analysis's before its end.
+  uint32_t cut = static_cast<uint32_t>(1 + (choice >> 20) % (text.size() + 1));
+  if (std::optional<Preview> preview = PreviewFirstStatements(text, AnalysisOptions{}, cut)) {
+    FUZZ_CHECK(preview->end > 0 && preview->end <= preview->prefix->Text().size());
+    if (!ts_node_has_error(doc.Root())) {
+      size_t n = 0;
+      for (const Diagnostic* d : diagnostics) {
+        if (d->range.begin >= preview->end) break;
+        FUZZ_CHECK(n < preview->diagnostics.size());
+        const Diagnostic& p = preview->diagnostics[n++];
+        FUZZ_CHECK(p.range.begin == d->range.begin && p.range.end == d->range.end && p.code == d->code &&
+                   p.message == d->message && p.severity == d->severity && p.related.size() == d->related.size());
+      }
+      FUZZ_CHECK(n == preview->diagnostics.size());
+    }
+  }
   return 0;
 }
