@@ -33,8 +33,27 @@ std::vector<Analyzer::Dependencies> Analyzer::StatementDependencies() const {
     for (const std::string& name : top.looked_up) {
       if (impl.python_names.count(name) == 0) d.unbound_lookups.push_back(name);
     }
-    for (const FoundModule& m : top.found.modules) d.unit_names.push_back(m.name);
+    for (const FoundModule& m : top.found.modules) {
+      d.unit_names.push_back(m.name);
+      d.whole_module_checks = d.whole_module_checks || m.rewriter;
+    }
     for (const FunctionRef& f : top.standalone) d.unit_names.push_back(f.fn->name);
+    if (top.modules.size() == 1 && top.standalone.empty()) {
+      for (const FunctionRef& f : top.modules[0].functions) {
+        Dependencies::Function fd;
+        uint32_t base = f.base - top.model_base + slot.start;  // the model is moved lazily
+        fd.begin = base + f.fn->range.begin;
+        fd.end = base + f.fn->range.end;
+        fd.name = f.fn->name;
+        for (const auto& [name, found] : f.fn->outer_lookups) {
+          if (impl.python_names.count(name) == 0) fd.unbound_lookups.push_back(name);
+        }
+        for (const auto& [callee, hash] : f.fn->dependencies) fd.callees.push_back(callee);
+        for (const auto& [callee, range] : f.fn->calls) fd.callees.push_back(callee);
+        for (const FunctionModel::CrossRef& x : f.fn->cross_refs) fd.fixes_in_callees = fd.fixes_in_callees || x.is_fix;
+        d.module_functions.push_back(std::move(fd));
+      }
+    }
     out.push_back(std::move(d));
   }
   return out;

@@ -102,6 +102,21 @@ class Analyzer {
     /// uses of its name anywhere in the file (check/expected_failure.h), when
     /// AnalysisOptions::expected_failures is on.
     std::vector<std::string> unit_names;
+    /// When the statement is one `I.ir_module` class: its functions, in text order. Within a
+    /// module, a function's results depend on the others only through the signatures of those it
+    /// references (`callees`) and, for a fix that edits a callee, on the callee's call sites in
+    /// the whole module (`fixes_in_callees`); besides, on the module's name and the names its
+    /// class body assigns.
+    struct Function {
+      uint32_t begin = 0, end = 0;  // the decorated definition
+      std::string name;
+      std::vector<std::string> unbound_lookups;  // as the statement's, of this function
+      std::vector<std::string> callees;
+      bool fixes_in_callees = false;
+    };
+    std::vector<Function> module_functions;
+    /// An `R.rewriter` module, which is checked as a whole.
+    bool whole_module_checks = false;
   };
   /// Per top-level statement of the last run, in order. O(statements + their lookups).
   std::vector<Dependencies> StatementDependencies() const;

@@ -39,6 +39,101 @@ std::string_view FirstWord(std::string_view line) {
   return line.substr(0, n);
 }
 
+size_t Indentation(std::string_view line) {
+  size_t n = 0;
+  while (n < line.size() && line[n] == ' ') ++n;
+  return n;
+}
+
+// The start of the line before `at` (at a line start), or npos at the text's start.
+size_t PreviousLine(std::string_view text, size_t at) {
+  if (at == 0) return std::string_view::npos;
+  size_t nl = at >= 2 ? text.rfind('\n', at - 2) : std::string_view::npos;
+  return nl == std::string_view::npos ? 0 : nl + 1;
+}
+
+bool StartsStatement(std::string_view line) {
+  unsigned char c = line.empty() ? 0 : static_cast<unsigned char>(line[0]);
+  if (!(c == '@' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+  std::string_view word = FirstWord(line);
+  return word != "else" && word != "elif" && word != "except" && word != "finally";
+}
+
+// For the line starting at `at`: the indentation of the body of the class that the last line
+// before it at column 0 starting a statement begins (after its decorators); 0 when that is no
+// class.
+size_t ClassBodyIndent(std::string_view text, size_t at) {
+  size_t start = std::string_view::npos;
+  for (size_t l = PreviousLine(text, at); l != std::string_view::npos; l = PreviousLine(text, l)) {
+    if (StartsStatement(LineAt(text, l))) {
+      start = l;
+      break;
+    }
+    if (l == 0) break;
+  }
+  if (start == std::string_view::npos) return 0;
+  size_t l = start;
+  while (l < at && !LineAt(text, l).empty() && LineAt(text, l)[0] == '@') l += LineAt(text, l).size() + 1;
+  if (l >= at || FirstWord(LineAt(text, l)) != "class") return 0;
+  for (l += LineAt(text, l).size() + 1; l < at; l += LineAt(text, l).size() + 1) {
+    std::string_view line = LineAt(text, l);
+    if (IsBlankLine(line) || line[Indentation(line)] == '#') continue;
+    return Indentation(line);
+  }
+  return 0;
+}
+
+// Whether the line at `at` (a line start) starts a definition in the body of a class at the top.
+bool StartsClassDefinition(std::string_view text, size_t at) {
+  std::string_view line = LineAt(text, at);
+  size_t indent = Indentation(line);
+  if (indent == 0 || indent >= line.size()) return false;
+  std::string_view word = FirstWord(line.substr(indent));
+  if (line[indent] != '@' && word != "def" && word != "async") return false;
+  return ClassBodyIndent(text, at) == indent;
+}
+
+// A cut inside the class that holds prefix_bytes and runs past it (a `mod.show()` dump is one
+// class): the first line at or after prefix_bytes, before `limit`, after a blank line, starting a
+// definition at the indentation of the class's body.
+std::optional<uint32_t> InClassCut(std::string_view text, uint32_t prefix_bytes, size_t limit) {
+  size_t at = text.rfind('\n', prefix_bytes - 1);
+  at = at == std::string_view::npos ? 0 : at + 1;
+  size_t body = ClassBodyIndent(text, at);
+  if (body == 0) return std::nullopt;
+  bool after_blank = false;
+  for (size_t k = at; k < limit; k += LineAt(text, k).size() + 1) {
+    std::string_view line = LineAt(text, k);
+    if (!IsBlankLine(line) && Indentation(line) == 0 && line[0] != '#') return std::nullopt;  // the class ended
+    if (k >= prefix_bytes && after_blank && Indentation(line) == body && line.size() > body) {
+      std::string_view word = FirstWord(line.substr(body));
+      if (line[body] == '@' || word == "def" || word == "async") return static_cast<uint32_t>(k);
+    }
+    after_blank = IsBlankLine(line);
+  }
+  return std::nullopt;
+}
+
+// After an in-class cut: whether the rest of the class assigns a name in its body (what the
+// module's functions see as its extern globals) or holds anything but definitions at the body's
+// indentation (read conservatively: a string's line there counts too).
+bool RestOfClassMayAssign(std::string_view rest, size_t body) {
+  for (size_t at = 0; at < rest.size(); at += LineAt(rest, at).size() + 1) {
+    std::string_view line = LineAt(rest, at);
+    if (IsBlankLine(line)) continue;
+    size_t indent = Indentation(line);
+    if (indent == 0) {
+      if (line[0] == '#') continue;  // a comment does not end the class
+      return false;                  // the class ended
+    }
+    if (indent > body) continue;
+    if (indent < body) return true;
+    std::string_view word = FirstWord(line.substr(body));
+    if (line[body] != '@' && line[body] != '#' && word != "def" && word != "async") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<uint32_t> PreviewCut(std::string_view text, uint32_t prefix_bytes) {
@@ -59,7 +154,7 @@ std::optional<uint32_t> PreviewCut(std::string_view text, uint32_t prefix_bytes)
     after_blank = IsBlankLine(line);
     at += line.size() + 1;
   }
-  return std::nullopt;
+  return InClassCut(text, prefix_bytes, limit);
 }
 
 bool RestMayChangeFile(std::string_view rest, const std::set<std::string_view>& prefix_imports,
@@ -86,10 +181,22 @@ bool RestMayChangeFile(std::string_view rest, const std::set<std::string_view>& 
   return false;
 }
 
+bool IsPreviewCut(std::string_view text, uint32_t at) {
+  if (at == 0 || at >= text.size() || text[at - 1] != '\n') return false;
+  if (!IsBlankLine(LineAt(text, PreviousLine(text, at)))) return false;
+  return StartsStatement(LineAt(text, at)) || StartsClassDefinition(text, at);
+}
+
 std::optional<Preview> PreviewFirstStatements(std::string_view text, const AnalysisOptions& options,
                                               uint32_t prefix_bytes) {
   std::optional<uint32_t> cut = PreviewCut(text, prefix_bytes);
   if (!cut) return std::nullopt;
+  return PreviewAt(text, options, *cut);
+}
+
+std::optional<Preview> PreviewAt(std::string_view text, const AnalysisOptions& options, uint32_t at) {
+  if (!IsPreviewCut(text, at)) return std::nullopt;
+  std::optional<uint32_t> cut = at;
   std::string_view rest = text.substr(*cut);
   if (EstimateNesting(text).depth > kMaxNestingDepth) return std::nullopt;
 
@@ -136,16 +243,42 @@ std::optional<Preview> PreviewFirstStatements(std::string_view text, const Analy
   auto in = [](const std::vector<std::string>& sorted, const std::string& name) {
     return std::binary_search(sorted.begin(), sorted.end(), name);
   };
+  auto bound = [&](const std::vector<std::string>& lookups) {
+    return std::any_of(lookups.begin(), lookups.end(), [&](const std::string& n) { return in(words.bound, n); });
+  };
+  auto used = [&](const std::vector<std::string>& units) {
+    return by_use && std::any_of(units.begin(), units.end(), [&](const std::string& n) { return in(words.occurring, n); });
+  };
+  // Cut inside a class (the cut line is indented): its statement is the prefix's last, and its
+  // functions are covered one by one.
+  bool in_class = (*cut < text.size() && (text[*cut] == ' ' || text[*cut] == '\t'));
   preview.end = *cut;
-  bool covers = false;  // a statement
-  for (const Analyzer::Dependencies& s : statements) {
-    bool depends =
-        std::any_of(s.unbound_lookups.begin(), s.unbound_lookups.end(),
-                    [&](const std::string& n) { return in(words.bound, n); }) ||
-        (by_use &&
-         std::any_of(s.unit_names.begin(), s.unit_names.end(),
-                     [&](const std::string& n) { return in(words.occurring, n); }));
-    if (depends) {
+  bool covers = false;  // a statement or a function
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Analyzer::Dependencies& s = statements[i];
+    if (in_class && i + 1 == statements.size()) {
+      size_t body = 0;
+      while (*cut + body < text.size() && text[*cut + body] == ' ') ++body;
+      if (s.module_functions.empty() || s.whole_module_checks || used(s.unit_names) ||
+          RestOfClassMayAssign(rest, body)) {
+        preview.end = s.begin;
+        break;
+      }
+      std::vector<std::string> names;
+      for (const auto& f : s.module_functions) names.push_back(f.name);
+      std::sort(names.begin(), names.end());
+      for (const auto& f : s.module_functions) {
+        bool outside = std::any_of(f.callees.begin(), f.callees.end(),
+                                   [&](const std::string& c) { return !in(names, c); });
+        if (outside || f.fixes_in_callees || bound(f.unbound_lookups)) {
+          preview.end = f.begin;
+          break;
+        }
+        covers = true;
+      }
+      break;
+    }
+    if (bound(s.unbound_lookups) || used(s.unit_names)) {
       preview.end = s.begin;
       break;
     }

@@ -24,6 +24,15 @@
 // The rest is read as tokens, not parsed; the tests over-approximate, so they may give up early,
 // never wrongly, on text without syntax errors. The preview covers the statements before the
 // first one that fails the last test.
+//
+// A file that is one class (a `mod.show()` dump) is cut between the functions of its body. The
+// class is then the prefix's last statement, and its functions are covered one by one (a
+// module's functions depend on each other only through the signatures of the functions they
+// reference: Analyzer::Dependencies::module_functions): up to the first one that references a
+// function after the cut, has a fix that edits another function (kept or dropped by the callee's
+// call sites in the whole module), or looks up a name the rest may bind; none when the rest of the
+// class has anything but definitions at its body's indentation (a name the class body assigns is
+// one the module's functions see) or the module is an `R.rewriter` (checked as a whole).
 #ifndef TVMLS_ANALYSIS_PREVIEW_H_
 #define TVMLS_ANALYSIS_PREVIEW_H_
 
@@ -67,12 +76,24 @@ struct Preview {
 std::optional<Preview> PreviewFirstStatements(std::string_view text, const AnalysisOptions& options,
                                               uint32_t prefix_bytes = kPreviewPrefixBytes);
 
+/// The preview of `text` cut at `at`; nullopt when `at` is no place PreviewCut could choose
+/// (IsPreviewCut), or as PreviewFirstStatements.
+std::optional<Preview> PreviewAt(std::string_view text, const AnalysisOptions& options, uint32_t at);
+
+/// Whether `at` is a place to cut a preview: the start of a line after a blank line that begins
+/// at column 0 a statement (with a letter, `_` or `@`; not `else`, `elif`, `except`, `finally`),
+/// or a definition (`@`, `def`, `async`) at the indentation of the body of a class that starts at
+/// column 0 (its functions are then covered one by one).
+bool IsPreviewCut(std::string_view text, uint32_t at);
+
 /// Where PreviewFirstStatements cuts `text`: the start of the first line at or after
 /// `prefix_bytes` that begins at column 0 with a letter, `_` or `@`, follows a blank line, does not
 /// continue a compound statement (`else`, `elif`, `except`, `finally`), and has at least
 /// kHeaderStatementsRead such lines before it (the text's first line counts: so that the prefix
-/// usually holds the statements among which the printer's header is read); nullopt when no line
-/// does before prefix_bytes + kPreviewSearchBytes.
+/// usually holds the statements among which the printer's header is read). When no line does
+/// before prefix_bytes + kPreviewSearchBytes and prefix_bytes falls in a class at the top (a
+/// `mod.show()` dump is one), the first definition in its body at or after prefix_bytes that
+/// follows a blank line; else nullopt.
 std::optional<uint32_t> PreviewCut(std::string_view text, uint32_t prefix_bytes);
 
 /// Whether `rest` may change what the whole file gives the prefix's statements: it holds `tvmls`

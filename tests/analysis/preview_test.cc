@@ -42,22 +42,43 @@ void ExpectSame(const std::vector<Diagnostic>& want, const std::vector<Diagnosti
   EXPECT_EQ(w, g) << where;
 }
 
-// Previews `path` cut at several places, with and without expected failures; returns how many
-// previews there were.
-int CheckFile(const std::string& path) {
+// Previews `path` at up to `max_cuts` of the places IsPreviewCut allows (spread over the file),
+// and cut by PreviewFirstStatements at several sizes, with and without expected failures; returns
+// how many previews there were (in-class ones counted in `*in_class`).
+int CheckFile(const std::string& path, size_t max_cuts, int* in_class) {
   std::string text = testing::ReadFileOrDie(path);
+  std::vector<uint32_t> cuts;
+  for (uint32_t at = 1; at < text.size(); ++at) {
+    if (text[at - 1] == '\n' && IsPreviewCut(text, at)) cuts.push_back(at);
+  }
+  if (cuts.size() > max_cuts) {
+    std::vector<uint32_t> spread;
+    for (size_t i = 0; i < max_cuts; ++i) spread.push_back(cuts[i * cuts.size() / max_cuts]);
+    cuts = spread;
+  }
   int previews = 0;
-  for (uint32_t bytes : {1u, 200u, 1000u, 4000u, 16000u}) {
-    for (bool expected_failures : {true, false}) {
-      AnalysisOptions options;
-      options.expected_failures = expected_failures;
-      std::optional<Preview> p = PreviewFirstStatements(text, options, bytes);
-      if (!p) continue;
+  for (bool expected_failures : {true, false}) {
+    AnalysisOptions options;
+    options.expected_failures = expected_failures;
+    std::vector<Diagnostic> whole = AnalyzeText(text, options);
+    auto check = [&](const std::optional<Preview>& p, const std::string& where) {
+      if (!p) return;
       ++previews;
       EXPECT_GT(p->end, 0u);
       EXPECT_LE(p->end, p->prefix->Text().size());
-      ExpectSame(WholeBefore(text, options, p->end), p->diagnostics,
-                 path + " cut at " + std::to_string(bytes) + (expected_failures ? "" : " without expected failures"));
+      std::vector<Diagnostic> want;
+      for (const Diagnostic& d : whole) {
+        if (d.range.begin < p->end) want.push_back(d);
+      }
+      ExpectSame(want, p->diagnostics, path + where + (expected_failures ? "" : " without expected failures"));
+    };
+    for (uint32_t at : cuts) {
+      std::optional<Preview> p = PreviewAt(text, options, at);
+      if (p && (text[at] == ' ' || text[at] == '\t')) ++*in_class;
+      check(p, " cut at byte " + std::to_string(at));
+    }
+    for (uint32_t bytes : {1u, 200u, 1000u, 4000u, 16000u}) {
+      check(PreviewFirstStatements(text, options, bytes), " cut after " + std::to_string(bytes) + " bytes");
     }
   }
   return previews;
@@ -66,20 +87,21 @@ int CheckFile(const std::string& path) {
 TEST(Preview, EqualsTheWholeAnalysisOnTheExamplesAndFixtures) {
   std::vector<std::string> files = testing::ExampleFiles();
   for (const std::string& f : testing::ListFilesRecursive("tests/fixtures", ".py")) files.push_back(f);
-  int previews = 0;
-  for (const std::string& f : files) previews += CheckFile(f);
-  EXPECT_GT(previews, 20);  // the files are small: most have too few statements to cut
+  int previews = 0, in_class = 0;
+  for (const std::string& f : files) previews += CheckFile(f, 16, &in_class);
+  EXPECT_GT(previews, 500);
+  EXPECT_GT(in_class, 50);
 }
 
 TEST(Preview, EqualsTheWholeAnalysisOnACorpus) {
   const char* dir = std::getenv("TVMLS_PREVIEW_CORPUS");
   if (dir == nullptr) GTEST_SKIP() << "set TVMLS_PREVIEW_CORPUS to a folder of Python files";
-  int previews = 0;
+  int previews = 0, in_class = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (entry.path().extension() == ".py") previews += CheckFile(entry.path().string());
+    if (entry.path().extension() == ".py") previews += CheckFile(entry.path().string(), 24, &in_class);
   }
   EXPECT_GT(previews, 0);
-  std::printf("%d previews\n", previews);
+  std::printf("%d previews, %d cut inside a class\n", previews, in_class);
 }
 
 // A file of statements separated by blank lines: the imports, `before`, then `rest`. With nine
@@ -191,6 +213,54 @@ TEST(Preview, TurnsDownWhatMayChangeTheWholeFile) {
   // A prefix with a syntax error, or a text no longer than the prefix.
   EXPECT_FALSE(PreviewFirstStatements(File(NineWith("def broken(:\n    pass\n"), Filler(9)), {}, 1));
   EXPECT_FALSE(PreviewFirstStatements(File(nine, Filler(9)), {}, 1u << 20));
+}
+
+// A `mod.show()` dump is one class: the preview cuts between its functions and covers them up to
+// the first one that references a function after the cut.
+std::string Dump(int functions) {
+  std::string text = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n@I.ir_module\nclass Module:\n";
+  for (int i = 0; i < functions; ++i) {
+    std::string n = std::to_string(i);
+    text += "    @T.prim_func(private=True)\n    def f" + n + "(A: T.Buffer((4,), \"float32\")):\n";
+    text += "        A[0] = T.float32(" + n + ") + undefined_" + n + "\n";
+    text += "\n";
+  }
+  return text;
+}
+
+TEST(Preview, CutsBetweenTheFunctionsOfAClass) {
+  std::string text = Dump(40);
+  uint32_t bytes = static_cast<uint32_t>(text.find("def f10"));
+  std::optional<uint32_t> cut = PreviewCut(text, bytes);
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(*cut, text.find("    @T.prim_func(private=True)\n    def f11"));
+  std::optional<Preview> p = PreviewFirstStatements(text, {}, bytes);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->end, *cut);
+  EXPECT_EQ(p->diagnostics.size(), 11u);  // undefined_0 ... undefined_10
+  ExpectSame(WholeBefore(text, {}, p->end), p->diagnostics, "a dump cut between functions");
+  // The rest of the class assigns a name in its body: the module's functions may see it.
+  std::string assigns = text + "    undefined_3 = 1\n";
+  std::optional<Preview> q = PreviewFirstStatements(assigns, {}, bytes);
+  EXPECT_FALSE(q && q->end > text.find("class Module"));
+}
+
+TEST(Preview, StopsBeforeAFunctionReferencingOneAfterTheCut) {
+  // A Relax function's `cls.f` is a dependency on f's signature: covered when f comes before
+  // the cut, not when it comes after.
+  for (int callee : {2, 39}) {
+    std::string text = "# from tvm.script import relax as R\n" + Dump(40);
+    std::string relax = "    @R.function\n    def g(x: R.Tensor((4,), \"float32\")):\n        cls = Module\n"
+                        "        y = R.call_tir(cls.f" + std::to_string(callee) +
+                        ", (x,), out_sinfo=R.Tensor((4,), \"float32\"))\n        return y\n\n";
+    text.insert(text.find("    @T.prim_func(private=True)\n    def f5"), relax);
+    uint32_t bytes = static_cast<uint32_t>(text.find("def f10"));
+    std::optional<Preview> p = PreviewFirstStatements(text, {}, bytes);
+    ASSERT_TRUE(p) << callee;
+    size_t stop = callee == 39 ? text.find("@R.function") : text.find("    @T.prim_func(private=True)\n    def f11");
+    EXPECT_EQ(p->end, stop) << callee;
+    ExpectSame(WholeBefore(text, {}, p->end), p->diagnostics, "cls.f" + std::to_string(callee));
+  }
 }
 
 TEST(Preview, CutsAtAStatementStart) {

@@ -64,6 +64,29 @@ TEST(PreviewLsp, ALargeFileGetsItsFirstStatementsDiagnosticsFirst) {
   }
 }
 
+TEST(PreviewLsp, ADumpOfOneModuleGetsItsFirstFunctionsDiagnosticsFirst) {
+  // `mod.show()` prints one class: the preview cuts between its functions.
+  std::string text = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n@I.ir_module\nclass Module:\n";
+  auto method = [](const std::string& name, const std::string& value) {
+    return "    @T.prim_func(private=True)\n    def " + name + "(A: T.Buffer((4,), \"float32\")):\n        A[0] = " +
+           value + "\n\n";
+  };
+  text += method("early", "early_undefined");
+  for (int i = 0; text.size() < 300 * 1024; ++i) text += method("f" + std::to_string(i), "T.float32(1)");
+  text += method("late", "late_undefined");
+  LspSession s;
+  s.Open(kUri, text);
+  std::optional<json> first = s.Diagnostics(kUri);
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(Mentions(*first, "early_undefined")) << first->dump();
+  EXPECT_FALSE(Mentions(*first, "late_undefined"));
+  std::optional<json> whole = s.Diagnostics(kUri);
+  ASSERT_TRUE(whole);
+  EXPECT_TRUE(Mentions(*whole, "late_undefined"));
+  ASSERT_FALSE((*first)["diagnostics"].empty());
+  EXPECT_EQ((*first)["diagnostics"][0], (*whole)["diagnostics"][0]);
+}
+
 TEST(PreviewLsp, NoPreviewWhenItCouldBeWrongOrIsNotNeeded) {
   {
     // `early_undefined` is bound at the end: the early function's diagnostics depend on it.
