@@ -178,10 +178,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The text after a fix is analysed like any other.
   if (!first_fixed.empty()) (void)AnalyzeText(first_fixed);
 
-  // A preview cut anywhere: on a text that parses without errors (the preview's promise) its
-  // diagnostics are the whole analysis's before its end.
-  uint32_t cut = static_cast<uint32_t>(1 + (choice >> 20) % (text.size() + 1));
-  if (std::optional<Preview> preview = PreviewFirstStatements(text, AnalysisOptions{}, cut)) {
+  // A preview cut by size, or at one of the places IsPreviewCut allows (inside a class too): on a
+  // text that parses without errors (the preview's promise) its diagnostics are the whole
+  // analysis's before its end.
+  std::vector<uint32_t> cuts;
+  for (uint32_t at = 1; at < text.size(); ++at) {
+    if (text[at - 1] == '\n' && IsPreviewCut(text, at)) cuts.push_back(at);
+  }
+  std::optional<Preview> preview;
+  if ((choice >> 19 & 1) != 0 && !cuts.empty()) {
+    preview = PreviewAt(text, AnalysisOptions{}, cuts[(choice >> 20) % cuts.size()]);
+  } else {
+    preview = PreviewFirstStatements(text, AnalysisOptions{}, static_cast<uint32_t>(1 + (choice >> 20) % (text.size() + 1)));
+  }
+  if (preview) {
     FUZZ_CHECK(preview->end > 0 && preview->end <= preview->prefix->Text().size());
     if (!ts_node_has_error(doc.Root())) {
       size_t n = 0;
