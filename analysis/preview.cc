@@ -134,20 +134,96 @@ bool RestOfClassMayAssign(std::string_view rest, size_t body) {
   return false;
 }
 
+// The prefix's one-line import statements at the top level (their aliases the file has), and in
+// `*statements` how many statements it has that are not comments (Analyzer::Impl::FileAliases
+// reads the printer's header among the first ones).
+std::set<std::string_view> PrefixImports(const Document& prefix, int* statements) {
+  std::set<std::string_view> imports;
+  std::string_view text = prefix.Text();
+  TSNode root = prefix.Root();
+  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    TSNode c = ts_node_named_child(root, i);
+    std::string_view type = ts_node_type(c);
+    if (type == "comment") continue;
+    ++*statements;
+    if ((type == "import_statement" || type == "import_from_statement") &&
+        ts_node_start_point(c).row == ts_node_end_point(c).row) {
+      imports.insert(text.substr(ts_node_start_byte(c), ts_node_end_byte(c) - ts_node_start_byte(c)));
+    }
+  }
+  return imports;
+}
+
+// Where the diagnostics the prefix's analysis gives stop being final, the text cut at `at`:
+// `statements` are the prefix's (Analyzer::StatementDependencies). Nullopt when no statement
+// (or function of a class cut in two) is covered.
+std::optional<uint32_t> CoveredEnd(std::string_view text, uint32_t at,
+                                   const std::vector<Analyzer::Dependencies>& statements,
+                                   const AnalysisOptions& options) {
+  std::string_view rest = text.substr(at);
+  // Whether a test expects a unit to fail may turn on the uses of its name in the rest, but only
+  // where some test expects failure: by `raises` or `xfail` (check/expected_failure.h).
+  static constexpr std::string_view kRaises = "raises", kXfail = "xfail";
+  bool by_use = options.expected_failures &&
+                (std::search(text.begin(), text.end(), kRaises.begin(), kRaises.end()) != text.end() ||
+                 std::search(text.begin(), text.end(), kXfail.begin(), kXfail.end()) != text.end());
+  std::vector<std::string> asked;
+  for (const Analyzer::Dependencies& s : statements) {
+    asked.insert(asked.end(), s.unbound_lookups.begin(), s.unbound_lookups.end());
+    if (by_use) asked.insert(asked.end(), s.unit_names.begin(), s.unit_names.end());
+  }
+  NamesInText words = FindModuleBindings(rest, asked);
+  if (!words.balanced) return std::nullopt;
+  auto in = [](const std::vector<std::string>& sorted, const std::string& name) {
+    return std::binary_search(sorted.begin(), sorted.end(), name);
+  };
+  auto bound = [&](const std::vector<std::string>& lookups) {
+    return std::any_of(lookups.begin(), lookups.end(), [&](const std::string& n) { return in(words.bound, n); });
+  };
+  auto used = [&](const std::vector<std::string>& units) {
+    return by_use && std::any_of(units.begin(), units.end(), [&](const std::string& n) { return in(words.occurring, n); });
+  };
+  // Cut inside a class (the cut line is indented): its statement is the prefix's last, and its
+  // functions are covered one by one.
+  bool in_class = text[at] == ' ';
+  bool covers = false;  // a statement or a function
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const Analyzer::Dependencies& s = statements[i];
+    if (in_class && i + 1 == statements.size()) {
+      if (s.module_functions.empty() || s.whole_module_checks || used(s.unit_names) ||
+          RestOfClassMayAssign(rest, Indentation(LineAt(text, at)))) {
+        return covers ? std::optional<uint32_t>(s.begin) : std::nullopt;
+      }
+      std::vector<std::string> names;
+      for (const auto& f : s.module_functions) names.push_back(f.name);
+      std::sort(names.begin(), names.end());
+      for (const auto& f : s.module_functions) {
+        bool outside = std::any_of(f.callees.begin(), f.callees.end(), [&](const std::string& c) { return !in(names, c); });
+        if (outside || f.fixes_in_callees || bound(f.unbound_lookups)) {
+          return covers ? std::optional<uint32_t>(f.begin) : std::nullopt;
+        }
+        covers = true;
+      }
+      break;
+    }
+    if (bound(s.unbound_lookups) || used(s.unit_names)) {
+      return covers ? std::optional<uint32_t>(s.begin) : std::nullopt;
+    }
+    covers = true;
+  }
+  return covers ? std::optional<uint32_t>(at) : std::nullopt;
+}
+
 }  // namespace
 
 std::optional<uint32_t> PreviewCut(std::string_view text, uint32_t prefix_bytes) {
   if (prefix_bytes == 0 || prefix_bytes >= text.size()) return std::nullopt;
   size_t limit = std::min<size_t>(text.size(), static_cast<size_t>(prefix_bytes) + kPreviewSearchBytes);
   bool after_blank = true;  // the text's start is a statement's
-  int starts = 0;  // lines before that may start a statement
+  int starts = 0;           // lines before that may start a statement
   for (size_t at = 0; at < limit;) {
     std::string_view line = LineAt(text, at);
-    unsigned char c = line.empty() ? 0 : static_cast<unsigned char>(line[0]);
-    bool letter = c == '@' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    std::string_view word = FirstWord(line);
-    if (letter && after_blank && word != "else" && word != "elif" && word != "except" &&
-        word != "finally") {
+    if (after_blank && StartsStatement(line)) {
       if (at >= prefix_bytes && starts >= kHeaderStatementsRead) return static_cast<uint32_t>(at);
       ++starts;
     }
@@ -196,95 +272,24 @@ std::optional<Preview> PreviewFirstStatements(std::string_view text, const Analy
 
 std::optional<Preview> PreviewAt(std::string_view text, const AnalysisOptions& options, uint32_t at) {
   if (!IsPreviewCut(text, at)) return std::nullopt;
-  std::optional<uint32_t> cut = at;
-  std::string_view rest = text.substr(*cut);
+  std::string_view rest = text.substr(at);
   if (EstimateNesting(text).depth > kMaxNestingDepth) return std::nullopt;
-
   Preview preview;
-  preview.prefix = std::make_unique<Document>(std::string(text.substr(0, *cut)));
+  preview.prefix = std::make_unique<Document>(std::string(text.substr(0, at)));
   const Document& prefix = *preview.prefix;
   if (!prefix.Refusal().empty() || ts_node_has_error(prefix.Root())) return std::nullopt;
-  // The prefix's one-line imports at the top level, and whether the printer's header may still
-  // be open (Analyzer::Impl::FileAliases reads the comments among the first statements).
-  std::set<std::string_view> imports;
-  int top_statements = 0;
-  TSNode root = prefix.Root();
-  for (uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
-    TSNode c = ts_node_named_child(root, i);
-    std::string_view type = ts_node_type(c);
-    if (type == "comment") continue;
-    ++top_statements;
-    if ((type == "import_statement" || type == "import_from_statement") &&
-        ts_node_start_point(c).row == ts_node_end_point(c).row) {
-      imports.insert(std::string_view(prefix.Text()).substr(ts_node_start_byte(c), ts_node_end_byte(c) - ts_node_start_byte(c)));
-    }
-  }
-  if (RestMayChangeFile(rest, imports, top_statements < kHeaderStatementsRead)) return std::nullopt;
+  int statements = 0;
+  std::set<std::string_view> imports = PrefixImports(prefix, &statements);
+  if (RestMayChangeFile(rest, imports, statements < kHeaderStatementsRead)) return std::nullopt;
+
   AnalysisOptions one = options;
   one.threads = 1;
   Analyzer analyzer(one);
   analyzer.Run(prefix);
   if (!analyzer.HasTvmScript()) return std::nullopt;
-
-  // Whether a test expects a unit to fail may turn on the uses of its name in the rest, but only
-  // where some test expects failure: by `raises` or `xfail` (check/expected_failure.h).
-  static constexpr std::string_view kRaises = "raises", kXfail = "xfail";
-  bool by_use = options.expected_failures &&
-                (std::search(text.begin(), text.end(), kRaises.begin(), kRaises.end()) != text.end() ||
-                 std::search(text.begin(), text.end(), kXfail.begin(), kXfail.end()) != text.end());
-  std::vector<Analyzer::Dependencies> statements = analyzer.StatementDependencies();
-  std::vector<std::string> asked;
-  for (const Analyzer::Dependencies& s : statements) {
-    asked.insert(asked.end(), s.unbound_lookups.begin(), s.unbound_lookups.end());
-    if (by_use) asked.insert(asked.end(), s.unit_names.begin(), s.unit_names.end());
-  }
-  NamesInText words = FindModuleBindings(rest, asked);
-  if (!words.balanced) return std::nullopt;
-  auto in = [](const std::vector<std::string>& sorted, const std::string& name) {
-    return std::binary_search(sorted.begin(), sorted.end(), name);
-  };
-  auto bound = [&](const std::vector<std::string>& lookups) {
-    return std::any_of(lookups.begin(), lookups.end(), [&](const std::string& n) { return in(words.bound, n); });
-  };
-  auto used = [&](const std::vector<std::string>& units) {
-    return by_use && std::any_of(units.begin(), units.end(), [&](const std::string& n) { return in(words.occurring, n); });
-  };
-  // Cut inside a class (the cut line is indented): its statement is the prefix's last, and its
-  // functions are covered one by one.
-  bool in_class = (*cut < text.size() && (text[*cut] == ' ' || text[*cut] == '\t'));
-  preview.end = *cut;
-  bool covers = false;  // a statement or a function
-  for (size_t i = 0; i < statements.size(); ++i) {
-    const Analyzer::Dependencies& s = statements[i];
-    if (in_class && i + 1 == statements.size()) {
-      size_t body = 0;
-      while (*cut + body < text.size() && text[*cut + body] == ' ') ++body;
-      if (s.module_functions.empty() || s.whole_module_checks || used(s.unit_names) ||
-          RestOfClassMayAssign(rest, body)) {
-        preview.end = s.begin;
-        break;
-      }
-      std::vector<std::string> names;
-      for (const auto& f : s.module_functions) names.push_back(f.name);
-      std::sort(names.begin(), names.end());
-      for (const auto& f : s.module_functions) {
-        bool outside = std::any_of(f.callees.begin(), f.callees.end(),
-                                   [&](const std::string& c) { return !in(names, c); });
-        if (outside || f.fixes_in_callees || bound(f.unbound_lookups)) {
-          preview.end = f.begin;
-          break;
-        }
-        covers = true;
-      }
-      break;
-    }
-    if (bound(s.unbound_lookups) || used(s.unit_names)) {
-      preview.end = s.begin;
-      break;
-    }
-    covers = true;
-  }
-  if (!covers) return std::nullopt;
+  std::optional<uint32_t> end = CoveredEnd(text, at, analyzer.StatementDependencies(), options);
+  if (!end) return std::nullopt;
+  preview.end = *end;
   for (const Diagnostic* d : analyzer.Diagnostics()) {
     if (d->range.begin < preview.end) preview.diagnostics.push_back(*d);
   }
