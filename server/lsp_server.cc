@@ -366,6 +366,8 @@ class LspDocument : public DocumentAnalysis {
   // Runs the analyzer on `text` (with a progress when it is large and from scratch).
   void Run(const analysis::Document& text, bool from_scratch);
   void WriteDiagnostics(const analysis::Document& text);
+  // Sends publishDiagnostics for `version` with `array`, a JSON array of diagnostics as text.
+  void PushDiagnostics(int64_t version, const std::string& array);
 
   LanguageServer::Impl& server_;
   const std::string uri_;
@@ -1084,26 +1086,24 @@ bool LspDocument::Preview(const std::string& text, int64_t version) {
 }
 
 void LspDocument::PublishPreview(int64_t version) {
-  std::string params = R"({"uri":)";
-  protocol::AppendJsonString(&params, uri_);
-  params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";
-  params += preview_;
-  params += '}';
-  preview_.clear();
-  preview_.shrink_to_fit();
-  server_.endpoint.NotifyText("textDocument/publishDiagnostics", std::move(params));
+  PushDiagnostics(version, preview_);
+  std::string().swap(preview_);
 }
 
 void LspDocument::Publish(int64_t version) {
   // A client that pulls gets no pushed diagnostics, and one that has this generation none again.
   if (server_.client.pull_diagnostics || published_generation_ == generation_) return;
   published_generation_ = generation_;
+  PushDiagnostics(version, diagnostics_);
+}
+
+void LspDocument::PushDiagnostics(int64_t version, const std::string& array) {
   std::string params = R"({"uri":)";
   protocol::AppendJsonString(&params, uri_);
   params += R"(,"version":)" + std::to_string(version) + R"(,"diagnostics":)";
   // Room for the notification around it and its frame header (NotifyText builds them in place).
-  params.reserve(params.size() + diagnostics_.size() + 256);
-  params += diagnostics_;
+  params.reserve(params.size() + array.size() + 256);
+  params += array;
   params += '}';
   server_.endpoint.NotifyText("textDocument/publishDiagnostics", std::move(params));
 }

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "vocab/text_scan.h"
+
 namespace tvmls::analysis {
 
 namespace {
@@ -115,28 +117,13 @@ class Scan {
     EndStatement();
   }
 
-  // The end of the string literal whose quote is at `i` (the end of the text when it is open; a
-  // one-quote literal also ends at its line end, as in the grammar's scanner). A triple-quoted
+  // The end of the string literal whose quote is at `i` (vocab::StringLiteralAt: a one-quote
+  // literal open at its line end ends there, as in the grammar's scanner). A triple-quoted
   // literal open at the end unbalances the text.
   size_t SkipString(size_t i) {
-    const size_t n = text_.size();
-    char q = text_[i];
-    bool triple = i + 2 < n && text_[i + 1] == q && text_[i + 2] == q;
-    i += triple ? 3 : 1;
-    while (i < n) {
-      char c = text_[i];
-      if (c == '\\') {
-        i += 2;
-      } else if (c == q && (!triple || (i + 2 < n && text_[i + 1] == q && text_[i + 2] == q))) {
-        return i + (triple ? 3 : 1);
-      } else if (c == '\n' && !triple) {
-        break;
-      } else {
-        ++i;
-      }
-    }
-    if (triple) balanced_ = false;
-    return std::min(i, n);
+    vocab::StringLiteral literal = vocab::StringLiteralAt(text_, i);
+    if (literal.triple && !literal.closed) balanced_ = false;
+    return literal.end;
   }
 
   // Pushes the operator at `i`; returns the index after it.

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "vocab/text_scan.h"
+
 namespace tvmls::analysis {
 
 namespace {
@@ -107,21 +109,7 @@ NestingEstimate EstimateNesting(std::string_view text) {
         continue;
       }
       case kQuote: {
-        bool triple = i + 2 < size && data[i + 1] == c && data[i + 2] == c;
-        i += triple ? 3 : 1;
-        while (i < size) {
-          char d = data[i];
-          if (d == '\\') {
-            i += 2;
-          } else if (d == c && (!triple || (i + 2 < size && data[i + 1] == d && data[i + 2] == d))) {
-            i += triple ? 3 : 1;
-            break;
-          } else if (d == '\n' && !triple) {
-            break;
-          } else {
-            ++i;
-          }
-        }
+        i = vocab::StringLiteralAt(text, i).end;
         prefix_run = 0;
         expect_operand = false;
         continue;

@@ -1,6 +1,8 @@
 // Splitting and searching on top of ScanCode.
 #include "vocab/text_scan.h"
 
+#include <algorithm>
+
 namespace tvmls::vocab {
 
 TopLevelSplit SplitTopLevel(std::string_view text, char separator) {
@@ -32,6 +34,30 @@ size_t MatchingClose(std::string_view text) {
 size_t FindOutsideStrings(std::string_view text, char c) {
   ScanEnd end = ScanCode(text, [&](size_t i, int) { return text[i] != c; });
   return end.stopped_at < text.size() ? end.stopped_at : std::string_view::npos;
+}
+
+StringLiteral StringLiteralAt(std::string_view text, size_t quote) {
+  const size_t size = text.size();
+  const char q = text[quote];
+  StringLiteral out;
+  out.triple = quote + 2 < size && text[quote + 1] == q && text[quote + 2] == q;
+  size_t i = quote + (out.triple ? 3 : 1);
+  while (i < size) {
+    char d = text[i];
+    if (d == '\\') {
+      i += 2;
+    } else if (d == q && (!out.triple || (i + 2 < size && text[i + 1] == q && text[i + 2] == q))) {
+      out.end = i + (out.triple ? 3 : 1);
+      out.closed = true;
+      return out;
+    } else if (d == '\n' && !out.triple) {
+      break;
+    } else {
+      ++i;
+    }
+  }
+  out.end = std::min(i, size);
+  return out;
 }
 
 }  // namespace tvmls::vocab

@@ -82,6 +82,20 @@ size_t MatchingClose(std::string_view text);
 /// The index of the first `c` outside string literals ('#' starts a comment), or npos.
 size_t FindOutsideStrings(std::string_view text, char c);
 
+/// A whole Python string literal, triple quotes included, for the scans of a whole file
+/// (syntax/nesting.cc, syntax/module_bindings.cc), unlike ScanCode's small model.
+struct StringLiteral {
+  /// After its closing quote(s). A one-quote literal left open ends at its line end (the index
+  /// of the '\n'), as the grammar's scanner ends it; one left open at the end of the text ends
+  /// there (at most text.size()).
+  size_t end = 0;
+  bool triple = false;
+  bool closed = false;  // its closing quote(s) were found
+};
+/// The literal whose opening quote (' or ", one or three) is text[quote]; a backslash inside
+/// escapes the next character.
+StringLiteral StringLiteralAt(std::string_view text, size_t quote);
+
 }  // namespace tvmls::vocab
 
 #endif  // TVMLS_ANALYSIS_VOCAB_TEXT_SCAN_H_

@@ -2,8 +2,8 @@
 // every example and fixture cut at several places (and on a folder of real code named by
 // $TVMLS_PREVIEW_CORPUS, e.g. apache/tvm's tests/python); and each thing in the rest of a file
 // that changes a first statement's diagnostics stops the preview before that statement or
-// turns it down. Each of those cases also checks that the whole analysis does differ there, so
-// that a preview ignoring the rest would fail it.
+// turns it down. The binding and `raises` cases also check that the whole analysis does differ
+// there, so that a preview ignoring the rest would fail them.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
