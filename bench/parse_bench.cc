@@ -127,7 +127,9 @@ TSParser* RawParser(benchmark::State& state, const TSLanguage* language) {
   return parser;
 }
 
-void RawEditReparse(benchmark::State& state, const TSLanguage* language) {
+// `typed` is inserted at a site and deleted again on the next iteration: "x" is a keystroke in a
+// name; an unclosed call leaves a syntax error to recover from, as while a line is being typed.
+void RawEditReparse(benchmark::State& state, const TSLanguage* language, const std::string& typed = "x") {
   TSParser* parser = RawParser(state, language);
   if (parser == nullptr) return;
   std::string text = MakeCorpus(static_cast<size_t>(state.range(0)));
@@ -143,10 +145,11 @@ void RawEditReparse(benchmark::State& state, const TSLanguage* language) {
     uint32_t site = static_cast<uint32_t>(sites[k]);
     bool insert = step % 2 == 0;
     TSPoint p = points[k];
-    TSInputEdit edit{site, insert ? site : site + 1, insert ? site + 1 : site, p,
-                     insert ? p : TSPoint{p.row, p.column + 1}, insert ? TSPoint{p.row, p.column + 1} : p};
+    const uint32_t n = static_cast<uint32_t>(typed.size());
+    TSPoint after{p.row, p.column + n};
+    TSInputEdit edit{site, insert ? site : site + n, insert ? site + n : site, p, insert ? p : after, insert ? after : p};
     auto start = std::chrono::steady_clock::now();
-    if (insert) text.insert(site, "x"); else text.erase(site, 1);
+    if (insert) text.insert(site, typed); else text.erase(site, n);
     ts_tree_edit(tree, &edit);
     TSTree* fresh = ts_parser_parse_string(parser, tree, text.data(), static_cast<uint32_t>(text.size()));
     auto stop = std::chrono::steady_clock::now();
@@ -174,9 +177,16 @@ void RawFullParse(benchmark::State& state, const TSLanguage* language) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
 }
 
-void BM_RawEditReparseOurs(benchmark::State& state) { RawEditReparse(state, tree_sitter_tvmscript()); }
+void BM_RawEditReparseOurs(benchmark::State& state) { RawEditReparse(state, tvmls_language()); }
 void BM_RawEditReparsePeer(benchmark::State& state) { RawEditReparse(state, PeerLanguage()); }
-void BM_RawFullParseOurs(benchmark::State& state) { RawFullParse(state, tree_sitter_tvmscript()); }
+void BM_RawFullParseOurs(benchmark::State& state) { RawFullParse(state, tvmls_language()); }
+// An unclosed call typed and deleted, with the language tvmls parses with (every parse-table row
+// dense, grammar/src/dense_language.c) and with the generated one (most rows searched).
+const std::string kUnclosedCall = "R.add(x, ";
+void BM_RawEditReparseBrokenDense(benchmark::State& state) { RawEditReparse(state, tvmls_language(), kUnclosedCall); }
+void BM_RawEditReparseBrokenGenerated(benchmark::State& state) {
+  RawEditReparse(state, tree_sitter_tvmscript(), kUnclosedCall);
+}
 void BM_RawFullParsePeer(benchmark::State& state) { RawFullParse(state, PeerLanguage()); }
 
 BENCHMARK(BM_FullParse)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMillisecond);
@@ -187,6 +197,8 @@ BENCHMARK(BM_RawFullParseOurs)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchma
 BENCHMARK(BM_RawFullParsePeer)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RawEditReparseOurs)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_RawEditReparsePeer)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RawEditReparseBrokenDense)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RawEditReparseBrokenGenerated)->Arg(2000)->Arg(20000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace tvmls::bench

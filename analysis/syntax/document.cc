@@ -93,7 +93,7 @@ void ReserveGrowth(std::string* text, size_t size) { text->reserve(size + size /
 Document::Document(std::string text) : text_(std::move(text)), lines_(text_), id_(next_document_id++) {
   ReserveGrowth(&text_, text_.size());
   parser_ = ts_parser_new();
-  if (parser_ == nullptr || !ts_parser_set_language(parser_, tree_sitter_tvmscript())) std::abort();
+  if (parser_ == nullptr || !ts_parser_set_language(parser_, tvmls_language())) std::abort();
   nesting_.Reset(text_);
   Reparse(false);
   changed_.push_back({0, static_cast<uint32_t>(text_.size())});

@@ -5,15 +5,15 @@
 // sequence of records: 2 bytes offset (little-endian, taken modulo text size + 1), 1 byte
 // deletion length, 1 byte flags (bit 0: more edits follow in the same batch; bit 1: skip the
 // analysis after this batch, as when the server batches several didChange into one run; bits 2-7:
-// insertion length), then the inserted bytes; at most 24 edits. Without a script, 4 edits are made up from the
-// input's hash: inserted snippets and pieces of the text itself, deletions, and line deletion or
+// insertion length), then the inserted bytes; at most 24 edits. Without a script, 1 to 4 edits
+// (MadeUpEditCount) are made up from the input's hash: inserted snippets and pieces of the text itself, deletions, and line deletion or
 // duplication (as tests/analysis/incremental_test.cc does), so every seed file is useful as is.
 //
 // After analysed batches: the incremental Analyzer reports exactly what a fresh Analyzer reports
 // on the same Document (diagnostics with related locations and fixes, and the model's functions).
-// Fuzzing, each analysed batch before the last is compared when a bit of the input's hash says so
-// (half of them: a fresh analysis costs more than the incremental run it checks, and a mutation
-// of the input picks other batches); with TVMLS_FUZZ_EVERY_BATCH set in the environment (ctest's
+// Fuzzing, each analysed batch before the last is compared when two bits of the input's hash say
+// so (a quarter of them: a fresh analysis costs more than the incremental run it checks, and a
+// mutation of the input picks other batches, or makes up fewer edits so that the batch is the last); with TVMLS_FUZZ_EVERY_BATCH set in the environment (ctest's
 // replays of the regressions and seeds) every one is. The end state always is: against a fresh
 // Analyzer on a from-scratch Document of the text when its tree is the one the incremental
 // reparses left (the analyses must then agree), else against a fresh Analyzer on the same
@@ -143,11 +143,17 @@ Edit MadeUp(uint64_t* state, const std::string& text) {
 }
 
 constexpr int kMaxEdits = 24;
-// Each analysed batch costs an incremental run and a reparse, and when compared a fresh analysis
-// of the whole text; 12 made-up edits per input, then 6, gave fewer executions per second for no
-// coverage a mutation of the input (another hash, other edits) does not reach as well
-// (tests/fuzz/README.md has the figures). Longer sequences come from edit scripts.
-constexpr int kMadeUpEdits = 4;
+// How many edits are made up for an input without a script: 1 for half of the inputs, 2 for a
+// quarter, 3 or 4 for an eighth each (bits of `bits`). Each analysed batch costs a reparse and an
+// incremental run, about what the first parse and analysis cost on inputs of 1 KiB, so every edit
+// is a large share of an execution; 12 made-up edits per input, then 6, then 4, gave fewer
+// executions per second for no coverage a mutation of the input (another hash, other edits) does
+// not reach as well (tests/fuzz/README.md has the figures). Longer sequences come from scripts.
+int MadeUpEditCount(uint64_t bits) {
+  if (bits & 1) return 1;
+  if (bits & 2) return 2;
+  return bits & 4 ? 3 : 4;
+}
 
 // Whether every analysed batch is compared (TVMLS_FUZZ_EVERY_BATCH set), not a sample.
 bool EveryBatch() {
@@ -294,8 +300,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input = input.substr(0, marker);
   }
   uint64_t state = Hash(input);
-  // Which analysed batches before the last are compared: bit i for the i-th (splitmix64 of the
-  // hash, not the edit generator's sequence).
+  // Bits drawn from the input (splitmix64 of the hash, not the edit generator's sequence): the
+  // top 4 say how many edits are made up, bits 2i and 2i+1 whether the i-th analysed batch
+  // before the last is compared (both zero).
   uint64_t sample = state + 0x9E3779B97F4A7C15ull;
   sample = (sample ^ (sample >> 30)) * 0xBF58476D1CE4E5B9ull;
   sample = (sample ^ (sample >> 27)) * 0x94D049BB133111EBull;
@@ -321,7 +328,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     batch.clear();
   };
-  const int limit = scripted ? kMaxEdits : kMadeUpEdits;
+  const int limit = scripted ? kMaxEdits : MadeUpEditCount(sample >> 60);
   int analysed = 0;
   for (int step = 0; step < limit; ++step) {
     Edit e;
@@ -340,7 +347,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       pending = false;
       // The last edit's state is compared at the end anyway (fuzzing, once only).
       bool last = step + 1 == limit || (scripted && script.size() < 4);
-      bool sampled = !last && (sample >> (analysed % 64) & 1) != 0;
+      bool sampled = !last && (sample >> (2 * analysed % 60) & 3) == 0;
       if (EveryBatch() || sampled) CompareBatch(doc, analyzer);
       ++analysed;
     }

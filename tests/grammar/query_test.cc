@@ -22,7 +22,7 @@ QueryPtr Compile(const std::string& path) {
   std::string source = ReadFileOrDie(path);
   uint32_t error_offset = 0;
   TSQueryError error = TSQueryErrorNone;
-  TSQuery* query = ts_query_new(tree_sitter_tvmscript(), source.data(),
+  TSQuery* query = ts_query_new(tvmls_language(), source.data(),
                                 static_cast<uint32_t>(source.size()), &error_offset, &error);
   EXPECT_NE(query, nullptr) << path << ": query error " << error << " at byte " << error_offset
                             << ": " << source.substr(error_offset, 40);
