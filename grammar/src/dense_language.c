@@ -4,8 +4,9 @@
 // others (2,600 of 2,800) as lists of (value, symbols) groups, which the 0.20 runtime searches
 // one entry at a time on every lookup (ts_language_lookup in its language.h). Error recovery looks
 // up every token in every state it tries (ts_parser__do_all_potential_reductions, the missing-token
-// search of ts_parser__handle_error), so text with syntax errors, what an editor sees while a line
-// is typed, spent a fifth of its parse time in those searches (bench/README.md). The runtime reads
+// search of ts_parser__handle_error): replaying the incremental fuzz target's inputs (mostly broken
+// text, what an editor sees while a line is typed) spent a fifth of all its time, some 40 % of its
+// parse time, in those searches (bench/README.md). The runtime reads
 // a state as a dense row when its number is below large_state_count; this copy of the language
 // has every row dense (state count x symbol count x 2 bytes: about 1.4 MB) and nothing else
 // changed, so lookups give the same values and parses the same trees

@@ -6,15 +6,17 @@
 // deletion length, 1 byte flags (bit 0: more edits follow in the same batch; bit 1: skip the
 // analysis after this batch, as when the server batches several didChange into one run; bits 2-7:
 // insertion length), then the inserted bytes; at most 24 edits. Without a script, 1 to 4 edits
-// (MadeUpEditCount) are made up from the input's hash: inserted snippets and pieces of the text itself, deletions, and line deletion or
-// duplication (as tests/analysis/incremental_test.cc does), so every seed file is useful as is.
+// (MadeUpEditCount) are made up from the input's hash: inserted snippets and pieces of the text
+// itself, deletions, and line deletion or duplication (as tests/analysis/incremental_test.cc
+// does), so every seed file is useful as is.
 //
 // After analysed batches: the incremental Analyzer reports exactly what a fresh Analyzer reports
 // on the same Document (diagnostics with related locations and fixes, and the model's functions).
 // Fuzzing, each analysed batch before the last is compared when two bits of the input's hash say
 // so (a quarter of them: a fresh analysis costs more than the incremental run it checks, and a
-// mutation of the input picks other batches, or makes up fewer edits so that the batch is the last); with TVMLS_FUZZ_EVERY_BATCH set in the environment (ctest's
-// replays of the regressions and seeds) every one is. The end state always is: against a fresh
+// mutation of the input picks other batches, or makes up fewer edits so that the batch is the
+// last); with TVMLS_FUZZ_EVERY_BATCH set in the environment (ctest's replays of the regressions
+// and seeds) every one is. The end state always is: against a fresh
 // Analyzer on a from-scratch Document of the text when its tree is the one the incremental
 // reparses left (the analyses must then agree), else against a fresh Analyzer on the same
 // Document (tree-sitter may recover from errors differently after an incremental reparse);
