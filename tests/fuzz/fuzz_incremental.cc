@@ -35,6 +35,7 @@
 #include "analysis.h"
 #include "check/diagnostic.h"
 #include "fuzz_util.h"
+#include "support/same_tree.h"
 #include "model/model.h"
 #include "syntax/document.h"
 #include "syntax/syntax_errors.h"
@@ -235,36 +236,6 @@ class StretchCheck {
   std::map<uint64_t, std::string> stamps_;
 };
 
-// Moves `c` to the next node in preorder; false after the last.
-bool NextInPreorder(TSTreeCursor* c) {
-  if (ts_tree_cursor_goto_first_child(c)) return true;
-  do {
-    if (ts_tree_cursor_goto_next_sibling(c)) return true;
-  } while (ts_tree_cursor_goto_parent(c));
-  return false;
-}
-
-// Whether two trees are the same node for node: symbol, byte range, child count and MISSING flag
-// of every node in preorder (which with the child counts fixes the shape), anonymous ones
-// included. ToSexp shows only named nodes: an ERROR that takes in a `=` in one tree and not in
-// the other prints alike, and the syntax errors reported from them differ
-// (tests/fuzz/regressions/incremental/error_takes_in_an_anonymous_token).
-bool SameTree(TSNode a, TSNode b) {
-  TSTreeCursor ca = ts_tree_cursor_new(a), cb = ts_tree_cursor_new(b);
-  bool same = true, more = true;
-  while (same && more) {
-    TSNode x = ts_tree_cursor_current_node(&ca), y = ts_tree_cursor_current_node(&cb);
-    same = ts_node_symbol(x) == ts_node_symbol(y) && ts_node_start_byte(x) == ts_node_start_byte(y) &&
-           ts_node_end_byte(x) == ts_node_end_byte(y) && ts_node_child_count(x) == ts_node_child_count(y) &&
-           ts_node_is_missing(x) == ts_node_is_missing(y);
-    more = NextInPreorder(&ca);
-    same = same && more == NextInPreorder(&cb);
-  }
-  ts_tree_cursor_delete(&ca);
-  ts_tree_cursor_delete(&cb);
-  return same;
-}
-
 // At the end. A from-scratch parse of the text; when its tree is the document's, the fresh
 // analysis of it is the reference (it would report what a fresh Analyzer on the document does,
 // unless the document's tree or text is off, which is then caught too). When the trees differ
@@ -279,7 +250,7 @@ void CompareEnd(const Document& doc, const Analyzer& incremental) {
     fresh_done = true;
   }
   Document scratch(doc.Text());
-  if (SameTree(scratch.Root(), doc.Root()) && scratch.Refusal() == doc.Refusal()) {
+  if (testing::SameTree(scratch.Root(), doc.Root()) && scratch.Refusal() == doc.Refusal()) {
     CheckSame(got, FreshReport(scratch), "from scratch");
   } else if (!fresh_done) {
     CheckSame(got, FreshReport(doc), "fresh on the same tree");

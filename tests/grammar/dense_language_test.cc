@@ -2,6 +2,10 @@
 // state's row dense: every value the runtime can look up is the generated one, nothing else in the
 // language differs, and parses give the same trees, on clean text and on text with errors (where
 // the runtime's error recovery does most of its lookups), from scratch and after an edit.
+// TSLanguage's layout: the generated parser's contract with the runtime. First: it declares
+// TSStateId only when tree_sitter/api.h has not been read yet.
+#include "tree_sitter/parser.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,7 +13,8 @@
 #include <vector>
 
 #include "support/files.h"
-#include "tree_sitter/parser.h"  // TSLanguage's layout: the generated parser's contract with the runtime
+#include "support/same_tree.h"
+#include "syntax/document.h"
 #include "tvmls/grammar.h"
 
 namespace tvmls::testing {
@@ -59,31 +64,6 @@ TEST(DenseLanguage, EveryStateIsDenseWithTheGeneratedValues) {
   EXPECT_EQ(tvmls_language(), dense);  // built once
 }
 
-// Whether two trees are the same node for node: symbol, byte range, child count, MISSING and
-// has-error flags of every node in preorder, anonymous ones included.
-bool SameTree(TSNode a, TSNode b) {
-  TSTreeCursor ca = ts_tree_cursor_new(a), cb = ts_tree_cursor_new(b);
-  auto next = [](TSTreeCursor* c) {
-    if (ts_tree_cursor_goto_first_child(c)) return true;
-    do {
-      if (ts_tree_cursor_goto_next_sibling(c)) return true;
-    } while (ts_tree_cursor_goto_parent(c));
-    return false;
-  };
-  bool same = true, more = true;
-  while (same && more) {
-    TSNode x = ts_tree_cursor_current_node(&ca), y = ts_tree_cursor_current_node(&cb);
-    same = ts_node_symbol(x) == ts_node_symbol(y) && ts_node_start_byte(x) == ts_node_start_byte(y) &&
-           ts_node_end_byte(x) == ts_node_end_byte(y) && ts_node_child_count(x) == ts_node_child_count(y) &&
-           ts_node_is_missing(x) == ts_node_is_missing(y) && ts_node_has_error(x) == ts_node_has_error(y);
-    more = next(&ca);
-    same = same && more == next(&cb);
-  }
-  ts_tree_cursor_delete(&ca);
-  ts_tree_cursor_delete(&cb);
-  return same;
-}
-
 struct Parser {
   explicit Parser(const TSLanguage* language) : parser(ts_parser_new()) { ts_parser_set_language(parser, language); }
   ~Parser() { ts_parser_delete(parser); }
@@ -92,15 +72,6 @@ struct Parser {
   }
   TSParser* parser;
 };
-
-TSPoint PointAt(const std::string& text, uint32_t offset) {
-  TSPoint p{0, 0};
-  for (uint32_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') p = {p.row + 1, 0};
-    else ++p.column;
-  }
-  return p;
-}
 
 // The texts: every example and fixture, and the fuzzers' kept inputs (mostly broken code).
 std::vector<std::string> Texts() {
@@ -128,8 +99,10 @@ TEST(DenseLanguage, ParsesTheSameTreesWholeBrokenAndAfterAnEdit) {
       uint32_t at = static_cast<uint32_t>(text.size() * (2 * k + 1) / 12);
       uint32_t end = k == 0 ? static_cast<uint32_t>(text.size()) : k == 3 ? std::min<uint32_t>(at + 1, text.size()) : at;
       std::string edited = text.substr(0, at) + kInserted[k] + text.substr(end);
-      TSInputEdit edit{at, end, at + static_cast<uint32_t>(std::strlen(kInserted[k])),
-                       PointAt(text, at), PointAt(text, end), PointAt(edited, at + static_cast<uint32_t>(std::strlen(kInserted[k])))};
+      const uint32_t new_end = at + static_cast<uint32_t>(std::strlen(kInserted[k]));
+      const analysis::LineIndex before(text), after(edited);
+      TSInputEdit edit{at, end, new_end, analysis::PointAt(before, at), analysis::PointAt(before, end),
+                       analysis::PointAt(after, new_end)};
       TSTree* fresh_a = generated.Parse(edited);
       TSTree* fresh_b = dense.Parse(edited);
       EXPECT_TRUE(SameTree(ts_tree_root_node(fresh_a), ts_tree_root_node(fresh_b))) << edited.substr(0, 200);
